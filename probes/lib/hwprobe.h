@@ -1,0 +1,115 @@
+/* hwprobe.h - the small library every hwparams probe is built on.
+ *
+ * A probe is an ordinary C program: it parses its options with hwp_init(),
+ * times kernels with the sampling discipline below, analyses the curve with
+ * the pure routines of analysis.h, prints "key=value" lines with hwp_emit_*()
+ * and returns hwp_finish().  Exit status: 0 measured, 77 cannot measure here
+ * (reason on stderr), anything else failure.
+ *
+ * Options every probe understands:
+ *   -b SECONDS   time budget (default 2); the sampling loops stop when spent
+ *   -v           verbose: progress and intermediate results on stderr
+ *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
+ *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
+ * The environment variable HWPROBE_INJECT (crash, hang, garbage) makes the
+ * probe misbehave on purpose, so that tests can exercise configure's
+ * fallbacks through the real failure paths.
+ */
+#ifndef HWPROBE_H
+#define HWPROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef HWPROBE_INJECT_BUILD_ERROR
+#error "build failure injected by HWPARAMS_INJECT (for testing configure)"
+#endif
+
+/* ---- options, output, exit ------------------------------------------- */
+
+/* Parse the options above; exits 2 on a bad option.  Starts the budget clock. */
+void hwp_init(int argc, char **argv, const char *probe_name);
+
+/* An input passed as NAME=VALUE; dflt when absent.  A malformed value is
+ * a usage error (exit 2): an earlier probe's garbage must not propagate. */
+double hwp_input(const char *name, double dflt);
+
+int hwp_verbose(void);
+void hwp_log(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* One "x y" line of the raw curve, when -d was given; free otherwise. */
+void hwp_dump(double x, double y);
+void hwp_dump_comment(const char *text);
+
+void hwp_emit_int(const char *key, long long value);
+void hwp_emit_dec(const char *key, double value);
+
+/* Exit 77 with a reason: this machine or build cannot be measured. */
+void hwp_skip(const char *reason)
+#if defined(__GNUC__)
+    __attribute__((noreturn))
+#endif
+    ;
+
+/* Flush and return the exit status for main (0). */
+int hwp_finish(void);
+
+/* ---- time and budget ----------------------------------------------- */
+
+/* Seconds on a monotonic clock. */
+double hwp_now(void);
+
+/* Seconds since hwp_init(); and what is left of the budget (may be < 0). */
+double hwp_elapsed(void);
+double hwp_budget_left(void);
+
+/* The timer as measured at run time, by hwp_timer_calibrate(). */
+struct hwp_timer {
+    double resolution; /* smallest non-zero step between two readings, s */
+    double overhead;   /* cost of one reading, s */
+    double t_min;      /* a measurement must last this long to be trusted */
+};
+const struct hwp_timer *hwp_timer(void);
+
+/* ---- sampling discipline ------------------------------------------- */
+
+/* A kernel runs its experiment reps times and returns the seconds it took,
+ * timed around the loop only (set-up excluded).  The kernel must keep the
+ * compiler from folding the repetitions (volatile inputs and outputs). */
+typedef double (*hwp_kernel)(void *ctx, long reps);
+
+/* X-Ray's nano-benchmark timing: double reps until one run lasts t_min;
+ * returns seconds per repetition.  *reps_io carries the repetition count
+ * between calls, so repeated trials skip the doubling (0 = start at 1). */
+double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io);
+
+/* Minimum seconds per repetition over adaptive trials: stop when the minimum
+ * has not improved by more than 0.5% for `patience` trials in a row, after
+ * max_trials, or when the budget runs out. */
+double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials);
+
+/* Sweep-then-repeat over npoints experiments (Sandoval 2.3.1): each round
+ * times every point not yet stable once, so a burst of noise spoils one trial
+ * of many points rather than all trials of one.  A point is stable when its
+ * minimum has not improved by more than 0.5% for `patience` rounds.
+ * point(ctx, i) returns the kernel and its context for point i.
+ * best[i] receives the minimum seconds per repetition.  Returns the number of
+ * rounds run (>= 1; the first round always completes). */
+typedef hwp_kernel (*hwp_point_fn)(void *ctx, size_t i, void **kctx);
+int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
+              int patience, int max_rounds);
+
+/* ---- helpers ------------------------------------------------------- */
+
+/* Keep a value alive without letting the compiler see through it. */
+extern volatile uint64_t hwp_sink;
+
+/* Deterministic xorshift generator: probes must be repeatable run to run. */
+uint64_t hwp_rand(uint64_t *state);
+void hwp_shuffle(size_t *v, size_t n, uint64_t *state);
+
+#endif
