@@ -1,0 +1,65 @@
+# ===========================================================================
+#                                ax_hwparams.m4
+# ===========================================================================
+#
+# SYNOPSIS
+#
+#   AX_HWPARAMS([HEADER = hwparams.h])
+#
+# DESCRIPTION
+#
+#   Measure the machine configure runs on with small C benchmarks (probes)
+#   and write HEADER, a C header of integer macros that performance code can
+#   block, unroll and size its loops by: HW_CPU_MHZ, and the cache, TLB,
+#   register and instruction figures of the hwparams design (HW_L1D_*,
+#   HW_FP64_REGS, ...), each with a comment giving its meaning, unit and
+#   provenance.  Values are effective ones, found from timings, not read
+#   from the operating system.
+#
+#   Each probe is built with the project's $CC $CPPFLAGS $CFLAGS, runs under
+#   a time budget, and must print "key=value" numbers within plausible
+#   bounds.  A probe that does not build, crashes, hangs or prints garbage
+#   gives a warning and a conservative fallback; HW_PARAMS_MEASURED is then
+#   0.  Measuring never makes configure fail; invalid user input does.
+#
+#   Every value is a cache variable named after its macro, in lower case
+#   and without the prefix (HW_CPU_MHZ is hw_cv_cpu_mhz), so that
+#   "./configure -C" re-uses measurements and a user or config.site can
+#   preset any value ("./configure hw_cv_cpu_mhz=3000").  Presets are
+#   validated.  A cache level or TLB level that does not exist is the
+#   value "none", which leaves its macros undefined.
+#
+#   The option --with-hwparams=MODE chooses how values are obtained:
+#
+#     measure    run the probes here (the default; about 20 s)
+#     installed  take the values of an installed hwparams via pkg-config
+#     portable   no probing: conservative values, each labelled, for
+#                binaries built to run on other machines
+#
+#   When cross-compiling, probes cannot run: presets are used where given
+#   and conservative fallbacks elsewhere, with a warning naming them.
+#
+#   AC_SUBST: HW_PC_VARIABLES, the values as "key=value" lines for a
+#   pkg-config file.
+#
+#   This file is self-contained: the probe sources and the header template
+#   are embedded, so a project that copies it into its m4 directory (or
+#   runs "aclocal --install") configures where hwparams is not installed.
+#   It is generated from the hwparams sources; edit those, not this file.
+#
+# LICENSE
+#
+#   Copyright (c) 2026 The hwparams authors
+#
+#   Copying and distribution of this file, with or without modification, are
+#   permitted in any medium without royalty provided the copyright notice
+#   and this notice are preserved.  This file is offered as-is, without any
+#   warranty.
+
+#serial 1
+
+AC_DEFUN([AX_HWPARAMS],
+[AC_REQUIRE([_HW_INIT])dnl
+HW_PROBE_CLOCK
+_HW_FINISH(m4_default([$1], [hwparams.h]))
+])

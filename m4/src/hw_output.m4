@@ -1,0 +1,89 @@
+# hw_output.m4 - the header, the pkg-config variables and the summary.
+
+# _HW_FINISH(HEADER)
+# ------------------
+# After every family has run: decide HW_PARAMS_MEASURED, say what was
+# measured and what was not, render HEADER from the embedded template and
+# have config.status write it; substitute HW_PC_VARIABLES.
+m4_define([_HW_FINISH],
+[hw_params_measured=1
+m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
+[AS_CASE([$hw_kind_[]_hw_key], [measured], [], [hw_params_measured=0])
+])dnl
+AS_IF([test -n "$hw_fallback_keys"],
+  [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
+AC_MSG_NOTICE([hwparams ($hw_mode mode): HW_PARAMS_MEASURED=$hw_params_measured; probes run:${hw_probes_run:- none} in $hw_probe_seconds s])
+rm -rf $hw_probe_dir
+_HW_RENDER_HEADER
+_HW_PC_VARIABLES
+AC_CONFIG_COMMANDS([$1],
+[hw_tmp="$ac_file.tmp$$"
+printf '%s\n' "$hw_header_text" >"$hw_tmp"
+AS_IF([cmp -s "$hw_tmp" "$ac_file"],
+  [AC_MSG_NOTICE([$ac_file is unchanged])
+   rm -f "$hw_tmp"],
+  [mv -f "$hw_tmp" "$ac_file"])],
+[hw_header_text='$hw_header_quoted'])
+])
+
+# _HW_BLOCK(KEY)
+# --------------
+# Print the header lines of one value: its comment, then its definition,
+# guarded so that -DHW_... on the command line wins.
+# (The # of the C lines is a quadrigraph: m4 would take it for a comment.)
+m4_define([_HW_BLOCK],
+[_HW_BLOCK_LINES(m4_toupper([HW_$1]), [$1], m4_defn([_HW_DESC_$1]))])
+m4_define([_HW_BLOCK_LINES],
+[hw_val=$hw_cv_$2 hw_kind=$hw_kind_$2
+AS_IF([test "x$hw_val" = xnone],
+  [echo "/* $1: $3; not found ($hw_kind). */"],
+  [echo "/* $3; $hw_kind. */"
+   echo "@%:@ifndef $1"
+   echo "@%:@ define $1 $hw_val"
+   echo "@%:@endif"])
+])
+
+# _HW_RENDER_HEADER
+# -----------------
+# Fill the embedded template (templates/hwparams.h.in): each line
+# @HW_GROUP_NAME@ becomes the blocks of that group's values, in the order
+# the families declared them.
+m4_define([_HW_RENDER_HEADER],
+[_HW_WRITE_TEMPLATE([conftest.hwt])
+while IFS= read -r hw_line; do
+  case $hw_line in
+m4_foreach_w([_hw_group], [clock caches tlb memory registers operations cores],
+[  @HW_GROUP_[]m4_toupper(_hw_group)@)
+m4_ifdef([_HW_GROUP_]_hw_group,
+[m4_foreach_w([_hw_key], m4_defn([_HW_GROUP_]_hw_group), [_HW_BLOCK(_hw_key)])],
+[    echo "/* (none measured by this version) */"
+])dnl
+    ;;
+])dnl
+  @HW_PARAMS_INFO@)
+    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode: 1 when every value below was measured here. */"
+    echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
+    echo "@%:@ifndef HW_PARAMS_MEASURED"
+    echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
+    echo "@%:@endif" ;;
+  *) printf '%s\n' "$hw_line" ;;
+  esac
+done <conftest.hwt >conftest.hwh
+hw_header_text=`cat conftest.hwh`
+# config.status gets the text inside single quotes: ' becomes '\''.
+hw_header_quoted=$(sed 's/'"'"'/&\\&&/g' conftest.hwh)
+rm -f conftest.hwt conftest.hwh
+])
+
+# _HW_PC_VARIABLES
+# ----------------
+# HW_PC_VARIABLES: one "key=value" line per value found, for hwparams.pc.
+m4_define([_HW_PC_VARIABLES],
+[HW_PC_VARIABLES="measured=$hw_params_measured"
+m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
+[AS_IF([test "x$hw_cv_[]_hw_key" != xnone],
+  [HW_PC_VARIABLES="$HW_PC_VARIABLES
+_hw_key=$hw_cv_[]_hw_key"])
+])dnl
+AC_SUBST([HW_PC_VARIABLES])
+])

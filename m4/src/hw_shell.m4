@@ -1,0 +1,176 @@
+# hw_shell.m4 - shell functions behind the hwparams probe runner.
+#
+# Kept as functions rather than macros so that configure stays small
+# however many values the families declare.
+
+# _HW_SHELL_FNS
+# -------------
+AC_DEFUN([_HW_SHELL_FNS],
+[AS_REQUIRE_SHELL_FN([hw_fn_now], [AS_FUNCTION_DESCRIBE([hw_fn_now], [],
+  [Print the time in seconds, with a fraction where date(1) has one.])],
+[hw_now=`date +%s.%N 2>/dev/null`
+  AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])
+  echo "$hw_now"])
+AS_REQUIRE_SHELL_FN([hw_fn_valid],
+  [AS_FUNCTION_DESCRIBE([hw_fn_valid], [VALUE TYPE MIN MAX],
+    [Succeed when VALUE is a TYPE (int or dec) number within MIN..MAX.])],
+[$AWK -v v="$[1]" -v t="$[2]" -v lo="$[3]" -v hi="$[4]" 'BEGIN {
+    pat = (t == "int") ? "^[[0-9]]+$" : "^[[0-9]]+([[.]][[0-9]]+)?$"
+    if (v !~ pat || length(v) > 15) exit 1
+    exit (v + 0 < lo + 0 || v + 0 > hi + 0) ? 1 : 0 }'])
+AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
+  [AS_FUNCTION_DESCRIBE([hw_fn_build_probe], [PROBE],
+    [Build PROBE from the embedded sources; fail with a reason in hw_why.])],
+[hw_fn_build_lib || return 1
+  hw_inject_flags=
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:build "*],
+    [hw_inject_flags=-DHWPROBE_INJECT_BUILD_ERROR])
+  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_probe_dir/$[1].c $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
+  _AS_ECHO_LOG([$hw_cmd])
+  AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
+  hw_why="it does not build with $CC $CFLAGS (see config.log)"
+  return 1])
+AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
+  [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
+    [Write the embedded probe sources and compile the probe library once.])],
+[AS_IF([test -f $hw_probe_dir/lib.ok], [return 0])
+  AS_IF([test -f $hw_probe_dir/lib.failed],
+    [hw_why="the probe library does not build with $CC $CFLAGS (see config.log)"
+     return 1])
+  rm -rf $hw_probe_dir
+  AS_MKDIR_P([$hw_probe_dir/lib])
+  _HW_WRITE_SOURCES([$hw_probe_dir])
+  for hw_src in $hw_probe_dir/lib/*.c; do
+    hw_cmd="$CC $CPPFLAGS $CFLAGS -c -o ${hw_src%.c}.$ac_objext $hw_src"
+    _AS_ECHO_LOG([$hw_cmd])
+    AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [],
+      [: >$hw_probe_dir/lib.failed
+       hw_why="the probe library does not build with $CC $CFLAGS (see config.log)"
+       return 1])
+  done
+  : >$hw_probe_dir/lib.ok])
+AS_REQUIRE_SHELL_FN([hw_fn_exec],
+  [AS_FUNCTION_DESCRIBE([hw_fn_exec], [SECONDS COMMAND...],
+    [Run COMMAND; kill it after SECONDS.  Exit status 124 means killed.])],
+[hw_limit=$[1]; shift
+  AS_IF([(timeout 10 true) >/dev/null 2>&1],
+    [timeout -k 1 $hw_limit "$[@]"
+     return $?])
+  # No timeout(1): a watchdog that cannot hold our output open.
+  "$[@]" &
+  hw_pid=$!
+  (sleep $hw_limit; kill -9 $hw_pid) >/dev/null 2>&1 &
+  hw_dog=$!
+  wait $hw_pid
+  hw_status=$?
+  kill $hw_dog >/dev/null 2>&1
+  AS_IF([test $hw_status -ge 128 && ! kill -0 $hw_dog 2>/dev/null],
+    [hw_status=124])
+  return $hw_status])
+AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
+  [AS_FUNCTION_DESCRIBE([hw_fn_run_probe], [PROBE KEYS BUDGET ARGS...],
+    [Unless every KEY is known, build and run PROBE under BUDGET seconds
+     and leave each KEY it printed in hw_m_KEY; else say why in hw_why.])],
+[hw_probe=$[1] hw_keys=$[2] hw_budget=$[3]; shift; shift; shift
+  hw_why=
+  for hw_key in $hw_keys; do
+    eval "hw_m_$hw_key="
+  done
+  hw_need=no
+  for hw_key in $hw_keys; do
+    eval "test \"\${hw_cv_$hw_key+set}\" = set" || hw_need=yes
+  done
+  AS_IF([test $hw_need = no || test $hw_mode != measure], [return 0])
+  AS_ECHO_N(["running probe $hw_probe... "]) >&AS_MESSAGE_FD
+  hw_t0=`hw_fn_now`
+  AS_IF([hw_fn_build_probe $hw_probe], [hw_fn_probe_exec "$[@]"])
+  hw_t1=`hw_fn_now`
+  hw_probe_seconds=`$AWK -v a=$hw_probe_seconds -v b=$hw_t0 -v c=$hw_t1 \
+    'BEGIN { printf "%.2f", a + c - b }'`
+  hw_probes_run="$hw_probes_run $hw_probe"
+  AS_IF([test -z "$hw_why"],
+    [AS_ECHO(["done"]) >&AS_MESSAGE_FD],
+    [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
+     AC_MSG_WARN([probe $hw_probe: $hw_why; using fallbacks for: $hw_keys])])])
+AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
+  [AS_FUNCTION_DESCRIBE([hw_fn_probe_exec], [ARGS...],
+    [Run the built $hw_probe, parse its output or set hw_why.])],
+[hw_inject=
+  AS_CASE([" $HWPARAMS_INJECT "],
+    [*" $hw_probe:crash "*], [hw_inject=crash],
+    [*" $hw_probe:hang "*], [hw_inject=hang],
+    [*" $hw_probe:garbage "*], [hw_inject=garbage])
+  hw_out=$hw_probe_dir/$hw_probe.out
+  # The probe stops itself at its budget; the kill is for a probe that
+  # hangs, with room for a loaded machine.
+  hw_limit=`expr $hw_budget \* 3 + 2`
+  _AS_ECHO_LOG([running $hw_probe -b $hw_budget $hw_probe_inputs $[*] (killed after $hw_limit s)])
+  HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
+    $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget $hw_probe_inputs "$[@]" \
+    >$hw_out 2>$hw_probe_dir/$hw_probe.err
+  hw_status=$?
+  sed "s/^/$hw_probe: /" $hw_probe_dir/$hw_probe.err $hw_out >&AS_MESSAGE_LOG_FD
+  _AS_ECHO_LOG([$hw_probe exited with status $hw_status])
+  AS_CASE([$hw_status],
+    [0], [hw_fn_parse_output],
+    [77], [hw_why="cannot measure here: `sed -n '$s/^[[^:]]*: cannot measure here: //p' $hw_probe_dir/$hw_probe.err`"],
+    [124|137], [hw_why="hung, killed after $hw_limit s"],
+    [hw_why="crashed (exit status $hw_status, see config.log)"])])
+AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
+  [AS_FUNCTION_DESCRIBE([hw_fn_parse_output], [],
+    [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked for.])],
+[AS_IF([grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out >/dev/null],
+    [hw_why="printed malformed output: `grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out | sed 1q`"
+     return 1])
+  for hw_key in $hw_keys; do
+    hw_val=`sed -n "s/^$hw_key=//p" $hw_out | sed 1q`
+    eval "hw_m_$hw_key=\$hw_val"
+  done])
+AS_REQUIRE_SHELL_FN([hw_fn_settle],
+  [AS_FUNCTION_DESCRIBE([hw_fn_settle], [KEY TYPE MIN MAX FALLBACK DESCRIPTION],
+    [Settle hw_cv_KEY: preset or cached, else measured, installed or fallback.])],
+[AC_MSG_CHECKING([$[6]])
+  AS_IF([eval "test \"\${hw_cv_$[1]+set}\" = set"],
+    [hw_fn_known "$[@]"], [hw_fn_obtain "$[@]"])
+  eval "hw_val=\$hw_cv_$[1] hw_kind=\$hw_kind_$[1]"
+  AC_MSG_RESULT([$hw_val ($hw_kind)])])
+AS_REQUIRE_SHELL_FN([hw_fn_known],
+  [AS_FUNCTION_DESCRIBE([hw_fn_known], [KEY TYPE MIN MAX FALLBACK],
+    [hw_cv_KEY was set before: tell a cached result from a preset; validate.])],
+[eval "hw_val=\$hw_cv_$[1] hw_origin=\${hw_cv_$[1]_origin-}"
+  AS_ECHO_N(["(cached) "]) >&AS_MESSAGE_FD
+  AS_CASE([$hw_origin],
+    ["measured $hw_val"|"fallback $hw_val"|"installed $hw_val"],
+      [hw_kind=${hw_origin%% *}],
+    [hw_kind=preset
+     AS_IF([test "x$hw_val" = xnone && test "x$[5]" = xnone], [],
+       [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
+       [AS_IF([test $[2] = int], [hw_what="an integer"],
+          [hw_what="a decimal number"])
+        AS_IF([test "x$[5]" = xnone], [hw_what="$hw_what or none"])
+        AC_MSG_RESULT([invalid])
+        AC_MSG_ERROR([invalid preset hw_cv_$[1]='$hw_val': expected $hw_what from $[3] to $[4]])])])
+  eval "hw_kind_$[1]=\$hw_kind"
+  AS_IF([test $hw_kind = fallback],
+    [hw_fallback_keys="$hw_fallback_keys $[1]"])])
+AS_REQUIRE_SHELL_FN([hw_fn_obtain],
+  [AS_FUNCTION_DESCRIBE([hw_fn_obtain], [KEY TYPE MIN MAX FALLBACK],
+    [Set hw_cv_KEY from the probe, the installed hwparams or the fallback.])],
+[AS_CASE([$hw_mode],
+    [installed], [hw_val=`$PKG_CONFIG --variable=$[1] hwparams`
+                  hw_kind=installed],
+    [measure], [eval "hw_val=\$hw_m_$[1]"
+                hw_kind=measured],
+    [hw_val= hw_kind=fallback])
+  AS_IF([test $hw_kind = fallback || test -n "$hw_why"],
+    [hw_val=$[5] hw_kind=fallback],
+    [test -z "$hw_val" && test "x$[5]" = xnone],
+    [hw_val=none],
+    [test "x$hw_val" = xnone && test $hw_kind = installed], [],
+    [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
+    [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])
+     hw_val=$[5] hw_kind=fallback])
+  AS_IF([test $hw_kind = fallback],
+    [hw_fallback_keys="$hw_fallback_keys $[1]"])
+  eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\" hw_kind_$[1]=\$hw_kind"])
+])

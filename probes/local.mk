@@ -1,0 +1,18 @@
+### Probes: ordinary programs, also buildable by hand (make probes)
+probe_lib_sources = \
+	probes/lib/hwprobe.h probes/lib/probe.c probes/lib/timer.c \
+	probes/lib/sample.c
+probe_sources = probes/timer.c probes/clock.c
+probe_programs = probes/timer probes/clock
+
+check_LIBRARIES = probes/lib/libhwprobe.a
+probes_lib_libhwprobe_a_SOURCES = $(probe_lib_sources)
+probe_ldadd = probes/lib/libhwprobe.a $(HW_LIBM)
+
+EXTRA_PROGRAMS = $(probe_programs)
+CLEANFILES += $(probe_programs)
+probes_timer_LDADD = $(probe_ldadd)
+probes_clock_LDADD = $(probe_ldadd)
+
+probes: $(probe_programs)
+.PHONY: probes
