@@ -61,5 +61,8 @@
 AC_DEFUN([AX_HWPARAMS],
 [AC_REQUIRE([_HW_INIT])dnl
 HW_PROBE_CLOCK
+m4_ifdef([HW_PROBE_MEMORY], [HW_PROBE_MEMORY])
+m4_ifdef([HW_PROBE_CPU], [HW_PROBE_CPU])
+m4_ifdef([HW_PROBE_CORES], [HW_PROBE_CORES])
 _HW_FINISH(m4_default([$1], [hwparams.h]))
 ])
