@@ -1,0 +1,1 @@
+### Schur-complement example (fragment of Makefile.am)
