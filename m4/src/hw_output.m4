@@ -34,7 +34,7 @@ AS_IF([cmp -s "$hw_tmp" "$ac_file"],
 m4_define([_HW_BLOCK],
 [_HW_BLOCK_LINES(m4_toupper([HW_$1]), [$1], m4_defn([_HW_DESC_$1]))])
 m4_define([_HW_BLOCK_LINES],
-[hw_val=$hw_cv_$2 hw_kind=$hw_kind_$2
+[hw_val=$hw_cv_$2 hw_kind=$hw_kind_$2${hw_note_$2:+: $hw_note_$2}
 AS_IF([test "x$hw_val" = xnone],
   [echo "/* $1: $3; not found ($hw_kind). */"],
   [echo "/* $3; $hw_kind. */"

@@ -84,7 +84,7 @@ hw_fallback_keys=
 AS_CASE([$hw_mode],
   [portable], [hw_fallback_why="portable mode"],
   [cross], [hw_fallback_why="cross-compiling"],
-  [hw_fallback_why="probe failed"])
+  [hw_fallback_why="not measured"])
 ])
 
 # _HW_INSTALLED_INIT

@@ -28,14 +28,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_probe_dir/$[1].c $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
   _AS_ECHO_LOG([$hw_cmd])
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
-  hw_why="it does not build with $CC $CFLAGS (see config.log)"
+  hw_why="does not build with $CC $CFLAGS (see config.log)"
   return 1])
 AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
     [Write the embedded probe sources and compile the probe library once.])],
 [AS_IF([test -f $hw_probe_dir/lib.ok], [return 0])
   AS_IF([test -f $hw_probe_dir/lib.failed],
-    [hw_why="the probe library does not build with $CC $CFLAGS (see config.log)"
+    [hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
      return 1])
   rm -rf $hw_probe_dir
   AS_MKDIR_P([$hw_probe_dir/lib])
@@ -45,7 +45,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     _AS_ECHO_LOG([$hw_cmd])
     AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [],
       [: >$hw_probe_dir/lib.failed
-       hw_why="the probe library does not build with $CC $CFLAGS (see config.log)"
+       hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
        return 1])
   done
   : >$hw_probe_dir/lib.ok])
@@ -81,6 +81,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
     eval "test \"\${hw_cv_$hw_key+set}\" = set" || hw_need=yes
   done
   AS_IF([test $hw_need = no || test $hw_mode != measure], [return 0])
+  AS_IF([test -n "${HWPARAMS_PROBES+set}"],
+    [AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_probe "*], [],
+      [hw_why="probe $hw_probe not selected by HWPARAMS_PROBES"
+       AC_MSG_NOTICE([$hw_why])
+       return 0])])
   AS_ECHO_N(["running probe $hw_probe... "]) >&AS_MESSAGE_FD
   hw_t0=`hw_fn_now`
   AS_IF([hw_fn_build_probe $hw_probe], [hw_fn_probe_exec "$[@]"])
@@ -91,7 +96,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   AS_IF([test -z "$hw_why"],
     [AS_ECHO(["done"]) >&AS_MESSAGE_FD],
     [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
-     AC_MSG_WARN([probe $hw_probe: $hw_why; using fallbacks for: $hw_keys])])])
+     AC_MSG_WARN([probe $hw_probe: $hw_why; using fallbacks for: $hw_keys])
+     hw_why="probe $hw_probe $hw_why"])])
 AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_probe_exec], [ARGS...],
     [Run the built $hw_probe, parse its output or set hw_why.])],
@@ -115,7 +121,9 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
     [0], [hw_fn_parse_output],
     [77], [hw_why="cannot measure here: `sed -n '$s/^[[^:]]*: cannot measure here: //p' $hw_probe_dir/$hw_probe.err`"],
     [124|137], [hw_why="hung, killed after $hw_limit s"],
-    [hw_why="crashed (exit status $hw_status, see config.log)"])])
+    [12[[89]]|1[[3-9]][[0-9]]|2[[0-9]][[0-9]]],
+      [hw_why="crashed (signal `expr $hw_status - 128`, see config.log)"],
+    [hw_why="failed (exit status $hw_status, see config.log)"])])
 AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
   [AS_FUNCTION_DESCRIBE([hw_fn_parse_output], [],
     [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked for.])],
@@ -132,16 +140,16 @@ AS_REQUIRE_SHELL_FN([hw_fn_settle],
 [AC_MSG_CHECKING([$[6]])
   AS_IF([eval "test \"\${hw_cv_$[1]+set}\" = set"],
     [hw_fn_known "$[@]"], [hw_fn_obtain "$[@]"])
-  eval "hw_val=\$hw_cv_$[1] hw_kind=\$hw_kind_$[1]"
-  AC_MSG_RESULT([$hw_val ($hw_kind)])])
+  eval "hw_val=\$hw_cv_$[1] hw_kind=\$hw_kind_$[1] hw_note=\${hw_note_$[1]-}"
+  AC_MSG_RESULT([$hw_val ($hw_kind${hw_note:+: $hw_note})])])
 AS_REQUIRE_SHELL_FN([hw_fn_known],
   [AS_FUNCTION_DESCRIBE([hw_fn_known], [KEY TYPE MIN MAX FALLBACK],
     [hw_cv_KEY was set before: tell a cached result from a preset; validate.])],
 [eval "hw_val=\$hw_cv_$[1] hw_origin=\${hw_cv_$[1]_origin-}"
-  AS_ECHO_N(["(cached) "]) >&AS_MESSAGE_FD
   AS_CASE([$hw_origin],
     ["measured $hw_val"|"fallback $hw_val"|"installed $hw_val"],
-      [hw_kind=${hw_origin%% *}],
+      [hw_kind=${hw_origin%% *}
+       AS_ECHO_N(["(cached) "]) >&AS_MESSAGE_FD],
     [hw_kind=preset
      AS_IF([test "x$hw_val" = xnone && test "x$[5]" = xnone], [],
        [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
@@ -162,15 +170,17 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
     [measure], [eval "hw_val=\$hw_m_$[1]"
                 hw_kind=measured],
     [hw_val= hw_kind=fallback])
+  hw_note=
   AS_IF([test $hw_kind = fallback || test -n "$hw_why"],
-    [hw_val=$[5] hw_kind=fallback],
+    [hw_val=$[5] hw_kind=fallback hw_note=${hw_why:-$hw_fallback_why}],
     [test -z "$hw_val" && test "x$[5]" = xnone],
     [hw_val=none],
     [test "x$hw_val" = xnone && test $hw_kind = installed], [],
     [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
     [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])
-     hw_val=$[5] hw_kind=fallback])
+     hw_val=$[5] hw_kind=fallback hw_note="invalid $hw_kind value $hw_val"])
   AS_IF([test $hw_kind = fallback],
     [hw_fallback_keys="$hw_fallback_keys $[1]"])
-  eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\" hw_kind_$[1]=\$hw_kind"])
+  eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\""
+  eval "hw_kind_$[1]=\$hw_kind hw_note_$[1]=\$hw_note"])
 ])
