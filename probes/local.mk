@@ -9,8 +9,8 @@ check_LIBRARIES = probes/lib/libhwprobe.a
 probes_lib_libhwprobe_a_SOURCES = $(probe_lib_sources)
 probe_ldadd = probes/lib/libhwprobe.a $(HW_LIBM)
 
-EXTRA_PROGRAMS = $(probe_programs)
-CLEANFILES += $(probe_programs)
+# Built for make check, where the live tests run them.
+check_PROGRAMS += $(probe_programs)
 probes_timer_LDADD = $(probe_ldadd)
 probes_clock_LDADD = $(probe_ldadd)
 

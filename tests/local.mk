@@ -9,3 +9,31 @@ AM_TESTS_ENVIRONMENT = \
 	export top_srcdir top_builddir CC CXX CFLAGS CPPFLAGS MAKE AUTORECONF \
 	  PKG_CONFIG CROSS_CC CROSS_HOST;
 EXTRA_DIST += tests/setup.sh
+
+# The downstream project, made configurable once for all tests that use it:
+# a fresh copy with ax_hwparams.m4 in its m4/, as a user would have it.
+downstream_files = tests/downstream/configure.ac tests/downstream/Makefile.am \
+	tests/downstream/tile.c
+EXTRA_DIST += $(downstream_files)
+check_SCRIPTS += tests/project/configure
+tests/project/configure: $(downstream_files:%=$(srcdir)/%) $(srcdir)/m4/ax_hwparams.m4
+	$(AM_V_GEN)rm -rf tests/project && $(MKDIR_P) tests/project/m4 && \
+	cp $(downstream_files:%=$(srcdir)/%) tests/project/ && \
+	cp $(srcdir)/m4/ax_hwparams.m4 tests/project/m4/ && \
+	if test "$(AUTORECONF)" = :; then \
+	  echo 'exit 77' >$@; \
+	else \
+	  (cd tests/project && $(AUTORECONF) -i >autoreconf.log 2>&1) || \
+	  { cat tests/project/autoreconf.log; exit 1; }; \
+	fi
+clean-local: clean-local-tests
+clean-local-tests:
+	rm -rf tests/project
+.PHONY: clean-local-tests
+
+shell_tests = \
+	tests/header.test tests/embedded.test tests/downstream.test \
+	tests/presets.test tests/faults.test tests/cache.test tests/cross.test \
+	tests/clock.test
+TESTS += $(shell_tests)
+EXTRA_DIST += $(shell_tests)
