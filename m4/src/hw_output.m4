@@ -6,14 +6,21 @@
 # measured and what was not, render HEADER from the embedded template and
 # have config.status write it; substitute HW_PC_VARIABLES.
 m4_define([_HW_FINISH],
-[hw_params_measured=1
+[hw_params_measured=1 hw_n_measured=0 hw_n_preset=0 hw_n_installed=0
+hw_n_fallback=0
 m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
 [AS_CASE([$hw_kind_[]_hw_key], [measured], [], [hw_params_measured=0])
+eval "hw_n_$hw_kind_[]_hw_key=\`expr \$hw_n_$hw_kind_[]_hw_key + 1\`"
 ])dnl
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
-AC_MSG_NOTICE([hwparams ($hw_mode mode): HW_PARAMS_MEASURED=$hw_params_measured; probes run:${hw_probes_run:- none} in $hw_probe_seconds s])
 rm -rf $hw_probe_dir
+# The summary comes last, where it is read.
+AC_CONFIG_COMMANDS_POST(
+[AC_MSG_NOTICE([hwparams ($hw_mode mode): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
+AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
+AS_IF([test -n "$hw_fallback_keys"],
+  [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])])
 _HW_RENDER_HEADER
 _HW_PC_VARIABLES
 AC_CONFIG_COMMANDS([$1],
