@@ -7,4 +7,16 @@ probes_l1d_LDADD = $(probe_ldadd)
 
 memory_tests = tests/l1d.test tests/os-cache.sh
 TESTS += tests/l1d.test
+
+
+probe_lib_sources += probes/lib/levels.h probes/lib/levels.c
+probe_sources += probes/caches.c
+probe_programs += probes/caches
+probes_caches_LDADD = $(probe_ldadd)
+memory_tests += tests/caches.test tests/data/caches-kvm-1.txt \
+	tests/data/caches-kvm-2.txt tests/data/caches-kvm-3.txt
+TESTS += tests/caches.test tests/test-levels
+tests_test_levels_SOURCES = tests/test-levels.c
+check_PROGRAMS += tests/test-levels
+tests_test_levels_LDADD = $(probe_ldadd)
 EXTRA_DIST += $(memory_tests)
