@@ -29,6 +29,10 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
 {
     double ym[HWL_MAX_POINTS], lg[HWL_MAX_POINTS], centres[HWL_MAX_LEVELS + 1];
     size_t breaks[HWL_MAX_LEVELS + 1], levels, j, i;
+    if (n == 0 || n > HWL_MAX_POINTS)
+        return 0;
+    for (i = 0; i < n; i++)
+        ym[i] = y[i]; /* median3 reads its neighbours from y, not ym */
     median3(y, n, ym);
     hwa_monotone(ym, NULL, n, ym);
     levels = hwa_count_levels(ym, n, 0.25, min_points, centres,
