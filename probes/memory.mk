@@ -19,4 +19,11 @@ TESTS += tests/caches.test tests/test-levels
 tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels
 tests_test_levels_LDADD = $(probe_ldadd)
+
+# The data TLB: page size, levels and entries (Sandoval 2.2.3).
+probe_sources += probes/tlb.c
+probe_programs += probes/tlb
+probes_tlb_LDADD = $(probe_ldadd)
+memory_tests += tests/tlb.test tests/data/tlb-kvm-1.txt tests/data/tlb-kvm-2.txt
+TESTS += tests/tlb.test
 EXTRA_DIST += $(memory_tests)

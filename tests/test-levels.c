@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int failures;
 
@@ -97,6 +98,52 @@ static void recorded(const char *srcdir, const char *name)
           && within(sz[2], 16 << 20, 64 << 20), what);
 }
 
+/* Sandoval's false-positive test: a cache's step of T(1,k) at x pages
+ * shows at x/2 in T(2,k) and is dropped; a TLB's shows at x in both. */
+static void twins(void)
+{
+    double a[] = {64, 768, 1536}, b[] = {76, 384, 1800}, same[3];
+    size_t k = hwl_same_steps(a, 3, b, 3, 1.35, same);
+    check(k == 2 && same[0] == 76 && same[1] == 1800,
+          "TLB steps kept at the later edge, the cache's at x/2 dropped");
+    check(hwl_same_steps(a, 3, b, 0, 1.35, same) == 0, "no twins, no steps");
+}
+
+/* A recorded TLB dump (probes/tlb -d): the page test, then T(1,k) and
+ * T(2,k), each after its '#' title line.  The machine: 4 KiB pages; the probe's
+ * steps at 91 and 1722 pages of 96- and 2048-entry TLBs; a cache's step at
+ * 724 pages of T(1,k) (768 lines of L1D) to be ruled out. */
+static void recorded_tlb(const char *srcdir, const char *name)
+{
+    char path[1024], line[256], what[256];
+    double x[3][HWL_MAX_POINTS], y[3][HWL_MAX_POINTS], s[2][7], lat[8], same[7];
+    size_t n[3] = {0, 0, 0}, k[2], kept;
+    int part = -1;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/tests/data/%s", srcdir, name);
+    if ((f = fopen(path, "r")) == NULL) {
+        perror(path);
+        exit(99);
+    }
+    while (fgets(line, sizeof line, f) != NULL)
+        if (line[0] == '#')
+            part = strstr(line, "page test") ? 0 : strstr(line, "T(1,k):") ? 1
+                 : strstr(line, "T(2,k):") ? 2 : part;
+        else if (part >= 0 && n[part] < HWL_MAX_POINTS &&
+                 sscanf(line, "%lf %lf", &x[part][n[part]],
+                        &y[part][n[part]]) == 2)
+            n[part]++;
+    fclose(f);
+    k[0] = hwl_levels(x[1], y[1], n[1], 3, 0.15, s[0], lat, 6);
+    k[1] = hwl_levels(x[2], y[2], n[2], 3, 0.15, s[1], lat, 6);
+    kept = k[0] > 1 && k[1] > 1
+        ? hwl_same_steps(s[0], k[0] - 1, s[1], k[1] - 1, 1.35, same) : 0;
+    snprintf(what, sizeof what, "%s: TLB steps at 76-108 and 1448-2048 pages",
+             name);
+    check(kept == 2 && within(same[0], 76, 108) && within(same[1], 1448, 2048),
+          what);
+}
+
 int main(void)
 {
     const char *srcdir = getenv("top_srcdir");
@@ -104,5 +151,8 @@ int main(void)
     recorded(srcdir ? srcdir : ".", "caches-kvm-1.txt");
     recorded(srcdir ? srcdir : ".", "caches-kvm-2.txt");
     recorded(srcdir ? srcdir : ".", "caches-kvm-3.txt");
+    twins();
+    recorded_tlb(srcdir ? srcdir : ".", "tlb-kvm-1.txt");
+    recorded_tlb(srcdir ? srcdir : ".", "tlb-kvm-2.txt");
     return failures ? 1 : 0;
 }

@@ -1,11 +1,13 @@
 # hw_memory.m4 - the data-side memory hierarchy: L1D by the conflict test
 # (X-Ray 4.2, Sandoval 2.2.1), the lower levels and memory by a TLB-
 # amortised sweep of random pointer chains (Sandoval 2.2.2, BlackjackBench
-# 3.1), line sizes by access pairs (BlackjackBench 3.1.1).
+# 3.1), line sizes by access pairs (BlackjackBench 3.1.1); the data TLB
+# by T(1,k) and T(2,k) sweeps (Sandoval 2.2.3, BlackjackBench 3.2).
 #
 # Memory use: the L1D probe touches at most 16 MiB, the sweep at most
-# 128 MiB (presets of all of a probe's values skip it).  Time: about 4.5 s
-# on the 2-core reference VM (l1d 0.3 s, caches up to its 4 s budget).
+# 128 MiB, the TLB probe at most 64 MiB of a 256 MiB reservation (presets
+# of all of a probe's values skip it).  Time: about 5 s on the 2-core
+# reference VM (l1d 0.3 s, caches up to its 4 s budget, tlb 0.3 s).
 # A level the sweep does not find is "none": its macros stay undefined.
 
 # HW_PROBE_MEMORY
@@ -44,4 +46,13 @@ _HW_RUN([caches], [cache_levels l1d_effective_bytes l2_effective_bytes
   l2_line_bytes l2_latency_cycles l3_effective_bytes l3_line_bytes
   l3_latency_cycles llc_effective_bytes mem_latency_cycles mem_latency_ns],
   [4])
+_HW_VALUE([page_bytes], [int], [512], [1073741824], [4096], [tlb],
+  [page size as the data TLB sees it, in bytes])dnl
+_HW_VALUE([tlb_levels], [int], [1], [4], [none], [tlb],
+  [data TLB levels found by the T(1,k)/T(2,k) sweep])dnl
+_HW_VALUE([tlb1_entries], [int], [4], [65536], [none], [tlb],
+  [pages the first data TLB level holds before latency rises])dnl
+_HW_VALUE([tlb2_entries], [int], [4], [65536], [none], [tlb],
+  [pages the second data TLB level holds before latency rises])dnl
+_HW_RUN([tlb], [page_bytes tlb_levels tlb1_entries tlb2_entries], [2])
 ])

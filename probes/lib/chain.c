@@ -60,6 +60,20 @@ char *hwc_alloc(size_t bytes, size_t align, int hugepage)
     return m;
 }
 
+char *hwc_reserve(size_t bytes, size_t align)
+{
+    void *m = NULL;
+    if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
+        hwp_skip("cannot allocate the probe's buffer");
+#ifdef MADV_NOHUGEPAGE
+    /* With transparent huge pages on "always", one written line would
+     * make a whole huge page resident: the sparse string would no longer
+     * be sparse, nor its memory bounded by the pages it touches. */
+    (void)madvise(m, bytes, MADV_NOHUGEPAGE);
+#endif
+    return m;
+}
+
 void hwc_free(char *base, size_t bytes)
 {
     (void)bytes;
@@ -127,4 +141,27 @@ void hwc_paged_free(struct hwc_paged *s)
 {
     free(s->col);
     free(s->row);
+}
+
+size_t hwc_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
+                       size_t span, size_t line, uint64_t seed)
+{
+    size_t lines = span / line, b, j, m = 0, *col;
+    if (n == 0 || lines < n || (col = malloc(lines * sizeof *col)) == NULL)
+        return 0;
+    hwc_random_order(col, lines, &seed);
+    /* Block b takes column b (mod lines) of the shuffled set, its other
+     * references lines/n columns further on: k consecutive blocks cover
+     * min(k, lines) different line offsets, the way Sandoval spreads T(1,k)
+     * over the sets.  The shift by b / lines matters when blocks are
+     * smaller than a page: otherwise every page would repeat the same few
+     * offsets, and its lines crowd into a few sets of every cache. */
+    for (b = 0; b < k; b++)
+        for (j = 0; j < n; j++)
+            off[m++] = b * unit
+                + ((col[(b + j * (lines / n)) % lines] + b / lines) % lines)
+                * line;
+    free(col);
+    hwp_shuffle(off, m, &seed);
+    return m;
 }

@@ -41,6 +41,12 @@ size_t hwc_os_page(void);
  * hugepage != 0 asks the OS for transparent huge pages (a hint only).
  * Exits 77 when the memory is not there. */
 char *hwc_alloc(size_t bytes, size_t align, int hugepage);
+/* The same without touching: for sparse strings whose footprint in pages
+ * is far below their span (the TLB strings), so that only the pages a
+ * string writes its links into become resident.  Writing the links faults
+ * them in before any timing.  Asks for base pages (MADV_NOHUGEPAGE where
+ * there is such a thing), which is what the TLB strings are about. */
+char *hwc_reserve(size_t bytes, size_t align);
 void hwc_free(char *base, size_t bytes);
 
 /* Link the n addresses base + off[i] into a cycle in the order given;
@@ -68,5 +74,19 @@ void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
 /* The string over the first `pages` pages; returns its start. */
 void **hwc_paged_string(struct hwc_paged *s, size_t pages);
 void hwc_paged_free(struct hwc_paged *s);
+
+/* The TLB string T(n,k) of Sandoval 2.2.3, generalised to any block size:
+ * n references in each of k blocks `unit` bytes apart, each on its own
+ * line among the first `span` bytes of its block.  With unit = page, the
+ * string touches k pages but only n*k lines, and the line chosen in
+ * successive blocks rotates through a shuffled column set, so the lines
+ * spread over the cache sets and cache misses stay as few as the footprint
+ * in lines allows; the n lines of one block are span/n apart, in different
+ * sets too.  All n*k references are then shuffled, so neither the pages
+ * nor the lines come in an order a prefetcher could follow.  off[] (room
+ * for n*k) receives the offsets in walk order; returns n*k, or 0 when span
+ * holds fewer than n lines. */
+size_t hwc_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
+                       size_t span, size_t line, uint64_t seed);
 
 #endif

@@ -59,3 +59,16 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
     return levels;
 }
 
+
+size_t hwl_same_steps(const double *a, size_t na, const double *b, size_t nb,
+                      double tol, double *same)
+{
+    size_t i, j, kept = 0;
+    for (i = 0; i < na; i++)
+        for (j = 0; j < nb; j++)
+            if (b[j] <= a[i] * tol && b[j] * tol >= a[i]) {
+                same[kept++] = a[i] > b[j] ? a[i] : b[j];
+                break;
+            }
+    return kept;
+}

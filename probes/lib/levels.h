@@ -23,4 +23,18 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
                   size_t min_points, double flat_rel, double *sizes,
                   double *lat, size_t max);
 
+/* Sandoval's false-positive test for TLB steps (2.2.3): a step of T(1,k)
+ * at x pages that is a TLB's shows in T(2,k) at the same x, while one that
+ * is a cache's shows at about half of x, where T(2,k) holds as many lines.
+ * a[] (na ascending steps of T(1,k)) and b[] (nb of T(2,k)) in pages.  A
+ * step of a[] is kept when some b[j] lies within a factor `tol` of it (tol
+ * below 2, so that a cache's step at x/2 never counts), and its size is
+ * the larger of the two: what moves one curve's edge from the other's is
+ * time added by something else (a cache miss, a page walk that misses),
+ * and added time only ever pulls an edge earlier, as noise only ever
+ * slows a trial.  Writes
+ * the kept steps, ascending, to same[] (room for na); returns how many. */
+size_t hwl_same_steps(const double *a, size_t na, const double *b, size_t nb,
+                      double tol, double *same);
+
 #endif

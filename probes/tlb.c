@@ -1,0 +1,196 @@
+/* tlb.c - the data TLB: the page size it translates, how many levels it
+ * has and how many pages each level holds (Sandoval 2.2.3; BlackjackBench
+ * 3.2).
+ *
+ * Page size: walk `stride` bytes apart over a fixed number of blocks, many
+ * more than any TLB holds, one line per block.  While the stride is below
+ * the page, several blocks share a page and so a translation; from the
+ * page on, every access needs its own, and the time per access stops
+ * rising.  The page is the stride where it stops.
+ *
+ * Levels: walk T(1,k), one line in each of k pages, and T(2,k), two lines
+ * per page, for k from a few pages up to thousands.  Each TLB level that
+ * overflows adds a step at the same k in both curves.  A cache that
+ * overflows adds a step too, but at k lines, so at half the k in T(2,k):
+ * only the steps the two curves share are the TLB's (Sandoval's test for
+ * false positives).  The lines of a string rotate over the cache sets, so
+ * the caches overflow as late as the footprint in lines allows.
+ */
+#include "lib/hwprobe.h"
+#include "lib/analysis.h"
+#include "lib/chain.h"
+#include "lib/levels.h"
+
+#include <stdlib.h>
+
+/* Blocks in the page-size test: more than the last TLB level of the
+ * machines we know holds (1.5-3 K entries), so that at the page stride
+ * nearly every access misses. */
+#define PAGE_BLOCKS 4096
+#define MIN_STRIDE 512
+#define MAX_STRIDE (64u << 10)
+/* Sweep of T(n,k): 4 points per octave from MIN_PAGES to MAX_PAGES. */
+#define MIN_PAGES 4
+#define MAX_PAGES 16384
+#define MAX_POINTS 64
+#define MAX_LEVELS 6
+/* As in the cache sweep, a level holds 3 points; it ends at the last point
+ * within 15% of its latency, not 10%: a TLB does not replace in strict LRU
+ * order, so its edge is soft, and a string a little short of its capacity
+ * already misses now and then, at a cost of tens of loads.  Here that put
+ * the last level's edge at 8-11% above its flat part, a coin toss at 10%;
+ * 15% is still well below the smallest TLB step we have seen (2.4x). */
+#define LEVEL_POINTS 3
+#define FLAT_REL 0.15
+/* Steps of T(1,k) and T(2,k) are the same step when within one sweep point
+ * of each other (2^(1/4) = 1.19, with room for noise), far from the factor
+ * of 2 that separates a cache's steps. */
+#define SAME_STEP 1.35
+
+static char *buf;
+static size_t *off;
+
+/* A sweep over strings hwc_tlb_offsets(blocks, per_block, unit, span). */
+struct string {
+    size_t blocks, per_block, unit, span;
+};
+struct tlb_sweep {
+    struct string str[2 * MAX_POINTS];
+    size_t n, line, current;
+    struct hwc_walk w;
+};
+
+/* Switching to point i rebuilds its string and walks it twice, so the
+ * timing sees the TLB and caches holding this string, not the last one. */
+static hwp_kernel tlb_point(void *ctx, size_t i, void **kctx)
+{
+    struct tlb_sweep *sw = ctx;
+    if (sw->current != i) {
+        const struct string *s = &sw->str[i];
+        size_t refs = hwc_tlb_offsets(off, s->blocks, s->per_block, s->unit,
+                                      s->span, sw->line, 0x71B + i);
+        sw->w.p = hwc_link(buf, off, refs);
+        hwc_touch(&sw->w, 2 * refs);
+        sw->current = i;
+    }
+    *kctx = &sw->w;
+    return hwc_chase;
+}
+
+/* Minimum ns per load at every point of sw, sweep-then-repeat. */
+static void run(struct tlb_sweep *sw, double *ns)
+{
+    size_t i;
+    int rounds;
+    sw->current = (size_t)-1;
+    rounds = hwp_sweep(tlb_point, sw, sw->n, ns, 2, 8);
+    for (i = 0; i < sw->n; i++)
+        ns[i] *= 1e9 / HWC_UNROLL;
+    hwp_log("%zu points, %d rounds", sw->n, rounds);
+}
+
+/* The page as the TLB sees it: the stride after the biggest relative rise
+ * of the time per access, if that rise is at least a quarter (a curve that
+ * never rises has no page we can see).  Past the page the curve only
+ * creeps up (page-walk caches cover less of a sparser string); below it,
+ * halving the stride halves the translations. */
+static size_t page_size(size_t line)
+{
+    static struct tlb_sweep sw;
+    double ns[MAX_POINTS], ratio;
+    size_t s, i;
+    long at;
+    sw.line = line;
+    for (s = MIN_STRIDE; s <= MAX_STRIDE; s *= 2) {
+        struct string *st = &sw.str[sw.n++];
+        st->blocks = PAGE_BLOCKS;
+        st->per_block = 1;
+        st->unit = s;
+        /* Below a page, any line of the block; above, lines of its first
+         * 4 KiB, which is every page size we know or less. */
+        st->span = s < 4096 ? s : 4096;
+    }
+    run(&sw, ns);
+    for (i = 0; i < sw.n; i++) {
+        hwp_log("stride %zu: %.2f ns", sw.str[i].unit, ns[i]);
+        hwp_dump((double)sw.str[i].unit, ns[i]);
+    }
+    at = hwa_biggest_step(ns, sw.n, &ratio);
+    return at < 1 || ratio < 1.25 ? 0 : sw.str[at].unit;
+}
+
+/* The steps of one curve, in pages. */
+static size_t steps(const struct string *str, const double *ns, size_t n,
+                    double *at)
+{
+    double x[MAX_POINTS], lat[MAX_LEVELS + 1];
+    size_t i, levels;
+    for (i = 0; i < n; i++) {
+        x[i] = (double)str[i].blocks;
+        hwp_dump(x[i], ns[i]);
+    }
+    levels = hwl_levels(x, ns, n, LEVEL_POINTS, FLAT_REL, at, lat,
+                        MAX_LEVELS - 1);
+    for (i = 0; i + 1 < levels; i++)
+        hwp_log("step after %.0f pages, %.2f -> %.2f ns", at[i], lat[i],
+                lat[i + 1]);
+    return levels > 0 ? levels - 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    static struct tlb_sweep sw;
+    double ns[2 * MAX_POINTS], s1[MAX_LEVELS], s2[MAX_LEVELS], same[MAX_LEVELS], f;
+    size_t page, line, n1, n2, i, k, half, found = 0;
+
+    hwp_init(argc, argv, "tlb");
+    line = (size_t)hwp_input("l1d_line_bytes", 64.0);
+    if (line < sizeof(void *) || line > MIN_STRIDE || MIN_STRIDE % line != 0)
+        hwp_skip("line size out of range");
+    buf = hwc_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
+    off = malloc((PAGE_BLOCKS > 2 * MAX_PAGES ? PAGE_BLOCKS : 2 * MAX_PAGES)
+                 * sizeof *off);
+    if (off == NULL)
+        hwp_skip("out of memory");
+
+    hwp_dump_comment("page test: stride_bytes ns_per_load");
+    page = page_size(line);
+    if (page == 0)
+        hwp_skip("no page size in the stride curve");
+    hwp_emit_int("page_bytes", (long long)page);
+
+    /* T(1,k) then T(2,k), 4 points per octave up to MAX_PAGES pages or as
+     * many as the buffer holds. */
+    sw.line = line;
+    for (f = MIN_PAGES; f < MAX_PAGES * 1.01 && sw.n < MAX_POINTS;
+         f *= 1.1892071) {
+        k = (size_t)(f + 0.5);
+        if (k * page > (size_t)PAGE_BLOCKS * MAX_STRIDE)
+            break;
+        sw.str[sw.n].blocks = k;
+        sw.str[sw.n].per_block = 1;
+        sw.str[sw.n].unit = sw.str[sw.n].span = page;
+        sw.n++;
+    }
+    half = sw.n;
+    for (i = 0; i < half; i++) {
+        sw.str[half + i] = sw.str[i];
+        sw.str[half + i].per_block = 2;
+    }
+    sw.n = 2 * half;
+    run(&sw, ns);
+    hwp_dump_comment("T(1,k): pages ns_per_load");
+    n1 = steps(sw.str, ns, half, s1);
+    hwp_dump_comment("T(2,k): pages ns_per_load");
+    n2 = steps(sw.str + half, ns + half, half, s2);
+    found = hwl_same_steps(s1, n1, s2, n2, SAME_STEP, same);
+    if (found < n1)
+        hwp_log("%zu step(s) of T(1,k) have no twin in T(2,k): caches'",
+                n1 - found);
+    for (i = 0; i < found && i < 2; i++)
+        hwp_emit_int(i == 0 ? "tlb1_entries" : "tlb2_entries",
+                     (long long)same[i]);
+    hwp_emit_int("tlb_levels", (long long)(found > 2 ? 2 : found));
+    free(off);
+    return hwp_finish();
+}
