@@ -40,10 +40,30 @@
  * wide range of latencies. */
 #define LEVEL_POINTS 3
 
+/* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
+ * disjoint runs of pages, and the curve takes the median.  With 4 KiB
+ * pages at physical addresses the OS chooses, how much of a physically
+ * indexed cache one string can use depends on how its pages fall on the
+ * cache's page colours: on the reference VM one run of pages holds 1.4 MiB
+ * in its 2 MiB L2 at base latency, the next starts missing at 1 MiB.  One
+ * run of pages per footprint made the edge jitter by a grid step from
+ * configure to configure; the median is what a typical program's buffer
+ * sees, and five runs keep a single lucky or unlucky one out of it.
+ * Placements stop at PLACED_BYTES: up to there five strings cost little
+ * (they fit in the caches), past it each string is walked at memory
+ * latency, and five of them would buy fewer trials of the curve's noisy
+ * end, where the neighbours' traffic, not the page colours, moves it. */
+#define PLACEMENTS 5
+#define PLACED_BYTES ((size_t)8 << 20)
+#define MAX_RUNS (MAX_POINTS * PLACEMENTS)
+
 struct sweep {
     struct hwc_paged s;
-    size_t pages[MAX_POINTS];
-    size_t n, current;
+    size_t pages[MAX_POINTS];        /* footprint j, in pages */
+    size_t n;                        /* footprints */
+    size_t fp[MAX_RUNS], at[MAX_RUNS]; /* point i: footprint, first page */
+    size_t points, current;
+    size_t skip;                     /* sweep_point(i) is point skip + i */
     struct hwc_walk w;
 };
 
@@ -52,13 +72,72 @@ struct sweep {
 static hwp_kernel sweep_point(void *ctx, size_t i, void **kctx)
 {
     struct sweep *sw = ctx;
+    i += sw->skip;
     if (sw->current != i) {
-        sw->w.p = hwc_paged_string(&sw->s, sw->pages[i]);
-        hwc_touch(&sw->w, sw->pages[i] * sw->s.lines);
+        size_t pages = sw->pages[sw->fp[i]];
+        sw->w.p = hwc_paged_string_at(&sw->s, sw->at[i], pages);
+        hwc_touch(&sw->w, pages * sw->s.lines);
         sw->current = i;
     }
     *kctx = &sw->w;
     return hwc_chase;
+}
+
+/* Points for the first n footprints: one run of pages each (placements 0)
+ * or PLACEMENTS disjoint runs, footprint-major, so that a sweep round
+ * still goes from small to large.  Returns the number of points. */
+static size_t place_points(struct sweep *sw, size_t n, int placements)
+{
+    size_t j, p, m = 0, region = sw->s.npages / PLACEMENTS;
+    for (j = 0; j < n; j++)
+        for (p = 0; p < PLACEMENTS; p++) {
+            if (p > 0 && (!placements || sw->pages[j] > region
+                          || sw->pages[j] * sw->s.page > PLACED_BYTES))
+                break;
+            sw->fp[m] = j;
+            sw->at[m++] = p * region;
+        }
+    sw->points = m;
+    sw->current = (size_t)-1;
+    sw->skip = 0;
+    return m;
+}
+
+/* The sweep-then-repeat of the sampling discipline, in two parts: the
+ * placed footprints, cheap, with rounds to spare, then the large ones with
+ * what is left of the budget.  In one sweep the large footprints' walks
+ * at memory latency ate the budget in three rounds, and three trials do
+ * not take the neighbours' noise out of a 1 MiB point.  Returns the
+ * rounds of the first part. */
+static int sweep_curve(struct sweep *sw, double *best)
+{
+    size_t split = 0;
+    int rounds;
+    while (split < sw->points
+           && sw->pages[sw->fp[split]] * sw->s.page <= PLACED_BYTES)
+        split++;
+    rounds = hwp_sweep(sweep_point, sw, split, best, 2, 8);
+    if (split < sw->points) {
+        sw->skip = split;
+        (void)hwp_sweep(sweep_point, sw, sw->points - split, best + split,
+                        2, 8);
+        sw->skip = 0;
+    }
+    return rounds;
+}
+
+/* ns[j]: the median over footprint j's placements of best[] (seconds per
+ * repetition) in ns per load. */
+static void median_of_placements(const struct sweep *sw, const double *best,
+                                 double *ns)
+{
+    size_t i = 0, j;
+    for (j = 0; j < sw->n; j++) {
+        size_t k = i;
+        while (i < sw->points && sw->fp[i] == j)
+            i++;
+        ns[j] = hwa_median(best + k, i - k) * 1e9 / HWC_UNROLL;
+    }
 }
 
 /* Footprints: 4 per octave, page multiples.  Denser points would only
@@ -174,6 +253,34 @@ static size_t line_of_level(char *buf, size_t max, size_t page, double eff,
     return at < 1 || ratio < 1.3 ? 0 : (size_t)16 << (at - 1);
 }
 
+/* The lower levels' effective sizes from the middle of each rise.  The
+ * first point that lifts FLAT_REL above the level moved by a grid step
+ * or two from configure to configure on the reference VM (L2 1.0-1.5 MiB,
+ * L3 6-16 MiB), since page colours and the neighbours decide where a
+ * soft rise starts; where it is half done (hwl_midpoint) moved by a tenth
+ * of an octave.  Half of that footprint is at or before the start of every
+ * soft rise we have recorded (a rise spans about an octave to its middle
+ * and top), and on a sharp step it is half the cache: conservative, by
+ * Sandoval's rule.  The half-octave grid rounding down then absorbs what
+ * jitter is left, in favour of the smaller size.  L1 keeps its flat-point
+ * size: its edge is sharp and its set index lies inside a page, so
+ * placement cannot move it. */
+static void lower_levels(const double *x, const double *ns, size_t n,
+                         size_t caches, double *sizes, const double *lat)
+{
+    size_t i, from = 0;
+    for (i = 1; i < caches; i++) {
+        double mid;
+        while (from < n && x[from] <= sizes[i - 1])
+            from++;
+        mid = hwl_midpoint(x, ns, n, from, lat[i], lat[i + 1]);
+        hwp_log("level %zu: flat to %.0f bytes, half-way at %.0f", i + 1,
+                sizes[i], mid);
+        if (mid > 0.0)
+            sizes[i] = hwl_grid_down(mid / 2.0);
+    }
+}
+
 static void emit_level(int level, double size, double ns, double mhz,
                        size_t line)
 {
@@ -195,6 +302,7 @@ static void emit_level(int level, double size, double ns, double mhz,
 int main(int argc, char **argv)
 {
     static struct sweep sw;
+    static double best[MAX_RUNS];
     double ns[MAX_POINTS], x[MAX_POINTS], sizes[MAX_LEVELS],
         lat[MAX_LEVELS + 1], mhz;
     size_t page = hwc_os_page(), line, max, n, levels, caches, i, *off;
@@ -210,16 +318,18 @@ int main(int argc, char **argv)
     buf = hwc_alloc(max, 1u << 21, 0);
     hwc_paged_init(&sw.s, buf, max, page, line, 0xCAC4E);
     sw.n = footprints(&sw, page, max);
-    sw.current = (size_t)-1;
 
+    (void)place_points(&sw, sw.n, 0);
     n = first_pass(&sw, ns, &mem);
-    rounds = hwp_sweep(sweep_point, &sw, n, ns, 2, 8);
-    hwp_log("%zu points, %d rounds, memory %sreached", n, rounds,
-            mem ? "" : "not ");
+    sw.n = n;
+    (void)place_points(&sw, n, 1);
+    rounds = sweep_curve(&sw, best);
+    median_of_placements(&sw, best, ns);
+    hwp_log("%zu footprints, %zu points, %d rounds, memory %sreached", n,
+            sw.points, rounds, mem ? "" : "not ");
     hwp_dump_comment("footprint_bytes ns_per_load");
     for (i = 0; i < n; i++) {
         x[i] = (double)(sw.pages[i] * page);
-        ns[i] *= 1e9 / HWC_UNROLL;
         hwp_dump(x[i], ns[i]);
     }
 
@@ -230,6 +340,7 @@ int main(int argc, char **argv)
     if (levels < 2)
         hwp_skip("no cache level boundary in the latency curve");
     caches = levels - 1;
+    lower_levels(x, ns, n, caches, sizes, lat);
     off = malloc((max / 64 + 16) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");

@@ -122,19 +122,28 @@ void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
 
 void **hwc_paged_string(struct hwc_paged *s, size_t pages)
 {
+    return hwc_paged_string_at(s, 0, pages);
+}
+
+void **hwc_paged_string_at(struct hwc_paged *s, size_t at, size_t pages)
+{
     size_t i, first = s->col[0] * s->line, last = s->col[s->lines - 1] * s->line;
+    char *base;
     /* A fresh seed per footprint: the same string each time it is asked
      * for, and strings of different footprints independent of each other. */
     uint64_t seed = s->seed ^ (0x9E3779B97F4A7C15u * (uint64_t)(pages + 1));
-    if (pages > s->npages)
-        pages = s->npages;
+    if (at > s->npages)
+        at = s->npages;
+    if (pages > s->npages - at)
+        pages = s->npages - at;
+    base = s->base + at * s->page;
     hwc_random_order(s->row, pages, &seed);
     for (i = 0; i < pages; i++) {
-        char *from = s->base + s->row[i] * s->page + last;
-        char *to = s->base + s->row[(i + 1) % pages] * s->page + first;
+        char *from = base + s->row[i] * s->page + last;
+        char *to = base + s->row[(i + 1) % pages] * s->page + first;
         *(void **)from = to;
     }
-    return (void **)(s->base + s->row[0] * s->page + first);
+    return (void **)(base + s->row[0] * s->page + first);
 }
 
 void hwc_paged_free(struct hwc_paged *s)

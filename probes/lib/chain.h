@@ -73,6 +73,9 @@ void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
                     size_t page, size_t line, uint64_t seed);
 /* The string over the first `pages` pages; returns its start. */
 void **hwc_paged_string(struct hwc_paged *s, size_t pages);
+/* The same over pages at .. at + pages - 1 of the buffer: another
+ * run of pages is another physical page placement (see caches.c). */
+void **hwc_paged_string_at(struct hwc_paged *s, size_t at, size_t pages);
 void hwc_paged_free(struct hwc_paged *s);
 
 /* The TLB string T(n,k) of Sandoval 2.2.3, generalised to any block size:

@@ -59,6 +59,35 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
     return levels;
 }
 
+double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
+                    double lo, double hi)
+{
+    double ym[HWL_MAX_POINTS], mid = sqrt(lo * hi);
+    size_t i;
+    if (n == 0 || n > HWL_MAX_POINTS || lo <= 0.0 || hi <= lo)
+        return 0.0;
+    median3(y, n, ym);
+    hwa_monotone(ym, NULL, n, ym);
+    for (i = from; i < n; i++)
+        if (ym[i] >= mid) {
+            double f;
+            if (i == 0 || ym[i - 1] >= mid)
+                return x[i];
+            f = log(mid / ym[i - 1]) / log(ym[i] / ym[i - 1]);
+            return exp(log(x[i - 1]) + f * log(x[i] / x[i - 1]));
+        }
+    return 0.0;
+}
+
+double hwl_grid_down(double bytes)
+{
+    double g = 1.0;
+    if (bytes < 1.0)
+        return 0.0;
+    while (g * 2.0 <= bytes)
+        g *= 2.0;
+    return g * 1.5 <= bytes ? g * 1.5 : g;
+}
 
 size_t hwl_same_steps(const double *a, size_t na, const double *b, size_t nb,
                       double tol, double *same)

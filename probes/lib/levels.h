@@ -23,6 +23,20 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
                   size_t min_points, double flat_rel, double *sizes,
                   double *lat, size_t max);
 
+/* Where a level's rise is half done: the footprint, interpolated on log
+ * scales, at which the curve (cleaned as in hwl_levels) first reaches the
+ * geometric mean of lo and hi, the latencies of the level and the next,
+ * searching from index `from` on.  On a soft rise this is the one
+ * quantity that page placement and the neighbours' noise hardly move: the
+ * rise's start wanders by a grid step from run to run, its middle does not.
+ * Returns 0 when the curve never gets there. */
+double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
+                    double lo, double hi);
+
+/* A size rounded down to the half-octave grid 2^k, 3 * 2^(k-1): the
+ * lower cell, when in doubt the smaller size. */
+double hwl_grid_down(double bytes);
+
 /* Sandoval's false-positive test for TLB steps (2.2.3): a step of T(1,k)
  * at x pages that is a TLB's shows in T(2,k) at the same x, while one that
  * is a cache's shows at about half of x, where T(2,k) holds as many lines.
