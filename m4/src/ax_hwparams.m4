@@ -40,7 +40,13 @@
 #   and conservative fallbacks elsewhere, with a warning naming them.
 #
 #   AC_SUBST: HW_PC_VARIABLES, the values as "key=value" lines for a
-#   pkg-config file.
+#   pkg-config file; HW_LIBM, the math library the probes link with.
+#
+#   For tests and debugging, two environment variables: HWPARAMS_PROBES,
+#   a list of probe names, runs only those (the others' values fall back,
+#   labelled); HWPARAMS_INJECT, a list of PROBE:FAULT with FAULT one of
+#   crash, hang, garbage or build, makes a probe fail on purpose so that
+#   the fallbacks can be exercised.
 #
 #   This file is self-contained: the probe sources and the header template
 #   are embedded, so a project that copies it into its m4 directory (or
