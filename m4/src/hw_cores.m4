@@ -1,0 +1,51 @@
+# hw_cores.m4 - execution contexts, cores and SMT (BlackjackBench 3.4,
+# X-Ray 3.6), and the probes that need several threads.
+
+# _HW_PTHREAD_FLAGS
+# -----------------
+# The flag that builds and links a program using POSIX threads with $CC:
+# -pthread where the compiler knows it (it also sets the right macros),
+# nothing where threads are in libc, -lpthread on old systems.  "no" when
+# none works; the threaded probes then fall back.
+AC_DEFUN([_HW_PTHREAD_FLAGS],
+[AC_CACHE_CHECK([how to build probes with POSIX threads], [hw_cv_prog_cc_pthread],
+[hw_cv_prog_cc_pthread=no
+hw_save_LIBS=$LIBS
+for hw_flag in -pthread '' -lpthread; do
+  LIBS="$hw_save_LIBS $hw_flag"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>
+static void *f(void *p) { return p; }]],
+[[pthread_t t;
+  if (pthread_create(&t, 0, f, 0) == 0) pthread_join(t, 0);]])],
+    [hw_cv_prog_cc_pthread=${hw_flag:-none needed}; break])
+done
+LIBS=$hw_save_LIBS])
+AS_CASE([$hw_cv_prog_cc_pthread],
+  ["none needed"], [HW_PTHREAD=],
+  [no], [HW_PTHREAD=-DHWPROBE_NO_THREADS],
+  [HW_PTHREAD=$hw_cv_prog_cc_pthread])
+AC_SUBST([HW_PTHREAD])
+])
+
+# HW_PROBE_CORES
+# --------------
+# How many threads run at once without slowing each other, for dependent
+# integer work (cpus), core-saturating work (cores), divisions and an
+# L1-resident pointer chase.  Bounded by the affinity mask and the cgroup
+# CPU quota, which are the process's permissions.
+AC_DEFUN([HW_PROBE_CORES],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
+_HW_VALUE([cpus], [int], [1], [1024], [1], [cores],
+  [execution contexts usable at once (threads of dependent integer work that do not slow each other, within affinity and CPU quota)])dnl
+_HW_VALUE([cores], [int], [1], [1024], [1], [cores],
+  [cores (threads of core-saturating integer work that do not slow each other)])dnl
+_HW_VALUE([smt], [int], [1], [64], [1], [cores],
+  [hardware threads per core (cpus / cores)])dnl
+_HW_VALUE([fp_contexts], [int], [1], [1024], [1], [cores],
+  [floating-point contexts (threads of divisions that do not slow each other)])dnl
+_HW_VALUE([mem_contexts], [int], [1], [1024], [1], [cores],
+  [memory contexts (threads of L1-resident pointer chasing that do not slow each other)])dnl
+_HW_RUN([cores], [cpus cores smt fp_contexts mem_contexts], [1], [], [$HW_PTHREAD])
+_HW_EXPORT([cpus])
+])
