@@ -29,11 +29,19 @@ AC_SUBST([HW_PTHREAD])
 
 # HW_PROBE_CORES
 # --------------
+# The family: execution contexts, memory bandwidth.
+AC_DEFUN([HW_PROBE_CORES],
+[HW_PROBE_CONTEXTS
+HW_PROBE_BANDWIDTH
+])
+
+# HW_PROBE_CONTEXTS
+# -----------------
 # How many threads run at once without slowing each other, for dependent
 # integer work (cpus), core-saturating work (cores), divisions and an
 # L1-resident pointer chase.  Bounded by the affinity mask and the cgroup
 # CPU quota, which are the process's permissions.
-AC_DEFUN([HW_PROBE_CORES],
+AC_DEFUN([HW_PROBE_CONTEXTS],
 [AC_REQUIRE([HW_PROBE_CLOCK])dnl
 AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
 _HW_VALUE([cpus], [int], [1], [1024], [1], [cores],
@@ -47,5 +55,29 @@ _HW_VALUE([fp_contexts], [int], [1], [1024], [1], [cores],
 _HW_VALUE([mem_contexts], [int], [1], [1024], [1], [cores],
   [memory contexts (threads of L1-resident pointer chasing that do not slow each other)])dnl
 _HW_RUN([cores], [cpus cores smt fp_contexts mem_contexts], [1], [], [$HW_PTHREAD])
-_HW_EXPORT([cpus])
+])
+
+# HW_PROBE_BANDWIDTH
+# ------------------
+# Streaming read, write and copy bandwidth from memory, one thread and all
+# usable CPUs.  The footprint is at least 256 MiB (four times the
+# last-level cache when the memory probes found a larger one).
+AC_DEFUN([HW_PROBE_BANDWIDTH],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
+m4_foreach_w([_hw_op], [read write copy], [dnl
+m4_define([_hw_k], m4_if(_hw_op, [read], [mem], [mem_]_hw_op))dnl
+_HW_VALUE(_hw_k[_bandwidth_mbps], [int], [1], [100000000], [none], [memory],
+  [streaming ]_hw_op[ bandwidth from memory of one thread, in MB/s])dnl
+_HW_VALUE(_hw_k[_bandwidth_all_mbps], [int], [1], [100000000], [none], [memory],
+  [streaming ]_hw_op[ bandwidth from memory of all usable CPUs, in MB/s])dnl
+])dnl
+hw_bw_args=
+AS_CASE([${hw_kind_llc_effective_bytes-}:${hw_cv_llc_effective_bytes-none}],
+  [fallback:*|*:none], [],
+  [hw_bw_args="llc_effective_bytes=$hw_cv_llc_effective_bytes"])
+_HW_RUN([bandwidth], [mem_bandwidth_mbps mem_bandwidth_all_mbps
+  mem_write_bandwidth_mbps mem_write_bandwidth_all_mbps
+  mem_copy_bandwidth_mbps mem_copy_bandwidth_all_mbps], [1],
+  [$hw_bw_args], [$HW_PTHREAD])
 ])
