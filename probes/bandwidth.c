@@ -155,6 +155,12 @@ int main(int argc, char **argv)
             }
     }
     hwp_log("%d rounds with %d threads for all", round, n);
+    /* With one usable CPU, "all" ran the same experiment: pool them. */
+    for (op = 0; n == 1 && op < OPS; op++)
+        if (best[1][op] > best[0][op])
+            best[0][op] = best[1][op];
+        else
+            best[1][op] = best[0][op];
     for (op = 0; op < OPS; op++) {
         snprintf(key, sizeof key, "%s_mbps", op_key[op]);
         hwp_emit_int(key, (long long)(best[0][op] + 0.5));

@@ -29,10 +29,11 @@ AC_SUBST([HW_PTHREAD])
 
 # HW_PROBE_CORES
 # --------------
-# The family: execution contexts, memory bandwidth.
+# The family: execution contexts, memory bandwidth, the scheduler's slice.
 AC_DEFUN([HW_PROBE_CORES],
 [HW_PROBE_CONTEXTS
 HW_PROBE_BANDWIDTH
+HW_PROBE_SCHED
 ])
 
 # HW_PROBE_CONTEXTS
@@ -80,4 +81,17 @@ _HW_RUN([bandwidth], [mem_bandwidth_mbps mem_bandwidth_all_mbps
   mem_write_bandwidth_mbps mem_write_bandwidth_all_mbps
   mem_copy_bandwidth_mbps mem_copy_bandwidth_all_mbps], [1],
   [$hw_bw_args], [$HW_PTHREAD])
+])
+
+# HW_PROBE_SCHED
+# --------------
+# The time a thread runs before the scheduler gives its CPU to another
+# runnable thread (BlackjackBench 3.6): the most common gap in the clock
+# readings of two threads sharing a CPU.
+AC_DEFUN([HW_PROBE_SCHED],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
+_HW_VALUE([sched_slice_us], [int], [10], [10000000], [none], [cores],
+  [scheduler time slice of a CPU-bound thread sharing its CPU, in us])dnl
+_HW_RUN([sched], [sched_slice_us], [1], [], [$HW_PTHREAD])
 ])
