@@ -29,11 +29,13 @@ AC_SUBST([HW_PTHREAD])
 
 # HW_PROBE_CORES
 # --------------
-# The family: execution contexts, memory bandwidth, the scheduler's slice.
+# The family: execution contexts, memory bandwidth, the scheduler's slice,
+# and the instruction cache.
 AC_DEFUN([HW_PROBE_CORES],
 [HW_PROBE_CONTEXTS
 HW_PROBE_BANDWIDTH
 HW_PROBE_SCHED
+HW_PROBE_ICACHE
 ])
 
 # HW_PROBE_CONTEXTS
@@ -94,4 +96,18 @@ AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
 _HW_VALUE([sched_slice_us], [int], [10], [10000000], [none], [cores],
   [scheduler time slice of a CPU-bound thread sharing its CPU, in us])dnl
 _HW_RUN([sched], [sched_slice_us], [1], [], [$HW_PTHREAD])
+])
+
+# HW_PROBE_ICACHE
+# ---------------
+# The largest instruction footprint before fetching slows (Sandoval 3.2):
+# the L1I, or a decoded-op cache where that overflows first.  The probe
+# carries about 120 KB of generated code; debugging information for it
+# would only cost compile time, so GCC-compatible compilers get -g0.
+AC_DEFUN([HW_PROBE_ICACHE],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+_HW_VALUE([l1i_effective_bytes], [int], [1024], [16777216], [none], [caches],
+  [largest instruction footprint before fetch slows (L1I or op cache), in bytes])dnl
+AS_IF([test "x$GCC" = xyes], [hw_icache_flags=-g0], [hw_icache_flags=])
+_HW_RUN([icache], [l1i_effective_bytes], [1], [], [$hw_icache_flags])
 ])
