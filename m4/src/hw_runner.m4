@@ -31,7 +31,7 @@ m4_append_uniq_w([_HW_KEYS], [$1])])
 # _HW_RUN(PROBE, KEYS, BUDGET, [ARGS], [BUILD-FLAGS])
 # ---------------------------------------------------
 # Run probes/PROBE.c for the whitespace-separated KEYS (declared with
-# _HW_VALUE), giving it BUDGET seconds and extra ARGS, unless every KEY is
+# _HW_VALUE), giving it BUDGET (whole) seconds and extra ARGS, unless every KEY is
 # already known; then settle each KEY.  BUILD-FLAGS are added to this
 # probe's compile-and-link command only (e.g. the thread flag), since every
 # probe is linked with the whole library.
