@@ -1,7 +1,7 @@
 ### Probes: ordinary programs, also buildable by hand (make probes)
 probe_lib_sources = \
 	probes/lib/hwprobe.h probes/lib/probe.c probes/lib/timer.c \
-	probes/lib/sample.c
+	probes/lib/sample.c probes/lib/analysis.h probes/lib/analysis.c
 probe_sources = probes/timer.c probes/clock.c
 probe_programs = probes/timer probes/clock
 

@@ -1,2 +1,22 @@
-### memory probes (fragment of Makefile.am): append to probe_lib_sources,
-### probe_sources, probe_programs, macro_sources, TESTS as needed.
+### memory probes: L1D conflict test, cache-only sweep, TLB
+probe_lib_sources += probes/lib/chain.h probes/lib/chain.c
+probe_sources += probes/l1d.c
+probe_programs += probes/l1d
+macro_sources += m4/src/hw_memory.m4
+probes_l1d_LDADD = $(probe_ldadd)
+
+memory_tests = tests/l1d.test tests/os-cache.sh
+TESTS += tests/l1d.test
+
+
+probe_lib_sources += probes/lib/levels.h probes/lib/levels.c
+probe_sources += probes/caches.c
+probe_programs += probes/caches
+probes_caches_LDADD = $(probe_ldadd)
+memory_tests += tests/caches.test tests/data/caches-kvm-1.txt \
+	tests/data/caches-kvm-2.txt tests/data/caches-kvm-3.txt
+TESTS += tests/caches.test tests/test-levels
+tests_test_levels_SOURCES = tests/test-levels.c
+check_PROGRAMS += tests/test-levels
+tests_test_levels_LDADD = $(probe_ldadd)
+EXTRA_DIST += $(memory_tests)

@@ -37,3 +37,11 @@ shell_tests = \
 	tests/clock.test
 TESTS += $(shell_tests)
 EXTRA_DIST += $(shell_tests)
+
+# The analysis routines on synthetic curves (deterministic).
+check_PROGRAMS += tests/test-analysis
+tests_test_analysis_SOURCES = tests/test-analysis.c
+tests_test_analysis_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_analysis_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-analysis
+EXTRA_DIST += tests/data/README.md

@@ -149,6 +149,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_known],
   AS_CASE([$hw_origin],
     ["measured $hw_val"|"fallback $hw_val"|"installed $hw_val"],
       [hw_kind=${hw_origin%% *}
+       eval "hw_note_$[1]=\${hw_cv_$[1]_note-}"
        AS_ECHO_N(["(cached) "]) >&AS_MESSAGE_FD],
     [hw_kind=preset
      AS_IF([test "x$hw_val" = xnone && test "x$[5]" = xnone], [],
@@ -182,5 +183,6 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
   AS_IF([test $hw_kind = fallback],
     [hw_fallback_keys="$hw_fallback_keys $[1]"])
   eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\""
-  eval "hw_kind_$[1]=\$hw_kind hw_note_$[1]=\$hw_note"])
+  # The note is cached too, so that a -C run writes the same header.
+  eval "hw_kind_$[1]=\$hw_kind hw_note_$[1]=\$hw_note hw_cv_$[1]_note=\$hw_note"])
 ])

@@ -8,6 +8,8 @@
  *
  * A curve is n points (x[i], y[i]) with x strictly increasing (a footprint,
  * a register count, ...) and y a cost (a latency, a time per operation).
+ * Every function is deterministic, and breaks ties towards the smaller
+ * index: the smaller size is the safer one to report.
  */
 #ifndef HWPROBE_ANALYSIS_H
 #define HWPROBE_ANALYSIS_H
@@ -15,53 +17,74 @@
 #include <stddef.h>
 
 /* Isotonic (non-decreasing) least-squares fit by pool-adjacent-violators.
- * w may be NULL (unit weights).  out may alias y. */
+ * w may be NULL (unit weights); weights must be positive.  out may alias y. */
 void hwa_monotone(const double *y, const double *w, size_t n, double *out);
 
 /* Count the distinct cost levels of a curve (Sandoval 2.3.2): a Gaussian
- * kernel density over log(y), with bandwidth `rel_width` in relative cost
- * (0.1 means levels closer than about 10% merge); returns the number of
- * density peaks that hold at least `min_points` points, and writes their
- * centres (in y units, ascending) to centres[0..max-1]. */
+ * kernel density over log(y) whose full width (two standard deviations) is
+ * log(1 + rel_width), Sandoval's window: 0.25 for his 25% smallest miss
+ * penalty.  Neighbouring peaks merge unless the density between them falls
+ * below half the smaller one, so two levels stay apart only when their costs
+ * differ by more than about (1 + rel_width)^(5/3), 45% at 0.25.  A peak
+ * counts when at least `min_points` values lie within one standard deviation
+ * of it.  Values of y that are not positive and finite are ignored.
+ * Returns the number of levels (0 when none, or out of memory) and writes
+ * the first min(levels, max) centres, in y units, ascending, to centres[]
+ * (which may be NULL when max is 0). */
 size_t hwa_count_levels(const double *y, size_t n, double rel_width,
                         size_t min_points, double *centres, size_t max);
 
 /* Optimal least-squares fit of y by a step function with k steps (k+1 flat
- * segments), by dynamic programming (Sandoval 2.3.3).  breaks[j] is the index
- * of the first point of segment j+1 (j = 0..k-1); levels[j] is the mean of
- * segment j (j = 0..k).  Returns the residual sum of squares, or -1 when
- * k+1 > n. */
+ * segments), by dynamic programming (Sandoval 2.3.3), O(k n^2).  breaks[j]
+ * is the index of the first point of segment j+1 (j = 0..k-1); levels[j] is
+ * the mean of segment j (j = 0..k); either may be NULL.  Among equally good
+ * fits, the earliest breaks win.  Returns the residual sum of squares, or -1
+ * when k+1 > n or out of memory. */
 double hwa_step_fit(const double *y, size_t n, size_t k, size_t *breaks,
                     double *levels);
 
-/* BlackjackBench 4.2: index of the first point whose y exceeds the mean of
- * all earlier points by more than `rel` (0.2 = 20%); -1 when none. */
+/* BlackjackBench 4.2.1, with a fixed threshold: the index of the first
+ * point whose y exceeds the mean of all earlier points by more than `rel`
+ * (0.2 = 20%); -1 when none. */
 long hwa_first_step(const double *y, size_t n, double rel);
 
-/* BlackjackBench 4.3: the index i (1..n-1) maximising y[i]/y[i-1]; -1 when
- * n < 2.  *ratio receives that ratio when ratio is not NULL. */
+/* BlackjackBench 4.2.2: the index i (1..n-1) maximising y[i]/y[i-1], the
+ * first one on a tie; pairs with y[i-1] <= 0 are skipped.  -1 when there is
+ * no such pair.  *ratio receives that ratio (NaN for -1) when ratio is not
+ * NULL. */
 long hwa_biggest_step(const double *y, size_t n, double *ratio);
 
-/* QT clustering (BlackjackBench 4.4) of values v: clusters whose members lie
- * within `rel_diameter` (relative to the cluster's smallest member) of each
- * other.  label[i] receives the cluster of v[i], clusters numbered from 0 in
- * ascending order of their smallest member.  Returns the number of clusters.
- * n is at most HWA_QT_MAX. */
+/* QT clustering (BlackjackBench 4.2.3) of values v >= 0: repeatedly take the
+ * largest set of values lying within `rel_diameter` of its smallest member
+ * (max <= min * (1 + rel_diameter)), the lowest one on a tie.  label[i]
+ * receives the cluster of v[i], clusters numbered from 0 in ascending order
+ * of their smallest member.  Returns the number of clusters; 0 when n is 0
+ * or above HWA_QT_MAX, when a value is negative or not finite, or when out
+ * of memory. */
 #define HWA_QT_MAX 4096
 size_t hwa_qt_cluster(const double *v, size_t n, double rel_diameter,
                       int *label);
 
-/* Effective capacities from a latency curve (Sandoval 2.3.3, conservative):
- * for each boundary between two levels, the largest x whose (monotone) y is
- * still within `rel` of the lower level's value.  x and y hold n points;
- * at most max boundaries are written to sizes[].  Returns the number of
- * levels found (boundaries + 1), using hwa_count_levels() to choose k and
- * hwa_step_fit() to place the boundaries. */
+/* Effective capacities from a latency curve (Sandoval 2.3, conservative).
+ * x: footprints, positive, strictly increasing, ideally on a log grid of
+ * about 8 points per doubling; y: latencies, positive.  The curve is cleaned
+ * (a running median of 5 removes spikes of one or two points, then
+ * hwa_monotone()), its levels are counted with hwa_count_levels() (width
+ * max(rel, 0.25); a level must span half a doubling, at least 3 points) and
+ * placed with hwa_step_fit() on log(latency).  Level j's latency is its
+ * density centre (the median of its segment if the centre falls outside);
+ * boundary j's effective size is the largest x, up to the step, whose
+ * cleaned latency is still within `rel` of level j's.
+ * sizes[] receives up to max boundaries (ascending), latencies[] up to max+1
+ * levels (fastest first); either may be NULL.  Returns the number of levels
+ * found (boundaries + 1), which may exceed max+1; 0 when x or y is invalid,
+ * rel is not positive, or out of memory. */
 size_t hwa_effective_sizes(const double *x, const double *y, size_t n,
                            double rel, double *sizes, double *latencies,
                            size_t max);
 
-/* Median of n values (copies; n <= HWA_QT_MAX). */
+/* Median of n values (v is not modified); NaN when n is 0 or out of
+ * memory. */
 double hwa_median(const double *v, size_t n);
 
 #endif

@@ -1,0 +1,47 @@
+# hw_memory.m4 - the data-side memory hierarchy: L1D by the conflict test
+# (X-Ray 4.2, Sandoval 2.2.1), the lower levels and memory by a TLB-
+# amortised sweep of random pointer chains (Sandoval 2.2.2, BlackjackBench
+# 3.1), line sizes by access pairs (BlackjackBench 3.1.1).
+#
+# Memory use: the L1D probe touches at most 16 MiB, the sweep at most
+# 128 MiB (presets of all of a probe's values skip it).  Time: about 4.5 s
+# on the 2-core reference VM (l1d 0.3 s, caches up to its 4 s budget).
+# A level the sweep does not find is "none": its macros stay undefined.
+
+# HW_PROBE_MEMORY
+# ---------------
+AC_DEFUN([HW_PROBE_MEMORY],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+_HW_VALUE([l1d_bytes], [int], [1024], [16777216], [32768], [caches],
+  [L1 data cache capacity from the conflict test, in bytes])dnl
+_HW_VALUE([l1d_assoc], [int], [1], [1024], [none], [caches],
+  [L1 data cache associativity, in ways])dnl
+_HW_VALUE([l1d_line_bytes], [int], [8], [4096], [64], [caches],
+  [L1 data cache line size, in bytes])dnl
+_HW_VALUE([l1d_latency_cycles], [int], [1], [100], [4], [caches],
+  [L1 data cache load-to-use latency, in cycles])dnl
+_HW_RUN([l1d], [l1d_bytes l1d_assoc l1d_line_bytes l1d_latency_cycles], [2])
+_HW_EXPORT([l1d_line_bytes])
+_HW_VALUE([cache_levels], [int], [1], [8], [1], [caches],
+  [data-side cache levels found by the latency sweep])dnl
+_HW_VALUE([l1d_effective_bytes], [int], [1024], [16777216], [32768], [caches],
+  [largest L1 working set before latency rises, in bytes])dnl
+m4_foreach([_hw_l], [[2], [3]], [dnl
+_HW_VALUE([l]_hw_l[_effective_bytes], [int], [4096], [17179869184], [none],
+  [caches], [largest L]_hw_l[ working set before latency rises, in bytes])dnl
+_HW_VALUE([l]_hw_l[_line_bytes], [int], [8], [4096], [none], [caches],
+  [L]_hw_l[ line size seen by access pairs, in bytes])dnl
+_HW_VALUE([l]_hw_l[_latency_cycles], [int], [1], [10000], [none], [caches],
+  [L]_hw_l[ load-to-use latency, in cycles])dnl
+])dnl
+_HW_VALUE([llc_effective_bytes], [int], [1024], [17179869184], [none], [caches],
+  [largest last-level cache working set before latency rises, in bytes])dnl
+_HW_VALUE([mem_latency_cycles], [int], [1], [100000], [none], [memory],
+  [random-access memory latency, in cycles])dnl
+_HW_VALUE([mem_latency_ns], [dec], [1], [100000], [none], [memory],
+  [random-access memory latency, in ns])dnl
+_HW_RUN([caches], [cache_levels l1d_effective_bytes l2_effective_bytes
+  l2_line_bytes l2_latency_cycles l3_effective_bytes l3_line_bytes
+  l3_latency_cycles llc_effective_bytes mem_latency_cycles mem_latency_ns],
+  [4])
+])

@@ -1,0 +1,160 @@
+/* l1d.c - capacity, associativity, line size and latency of the L1 data
+ * cache, from compact sequences (X-Ray 4.1-4.2; Sandoval's gap test 2.2.1).
+ *
+ * A sequence <S, N> is N addresses S bytes apart, walked as a random cyclic
+ * pointer chain.  It is compact when every access hits, which we see as a
+ * time per load close to the hit latency.  As the stride S doubles, the
+ * longest compact N shrinks until it bottoms out at the associativity A;
+ * the first stride where it does is T = C/A, the distance between two
+ * addresses of one set.  So C = A * T, whatever A is: a 48 KiB 12-way cache
+ * gives N = 13 from S = 4 KiB on, hence 12 * 4 KiB.  The line size is the
+ * smallest shift delta that moves half of a conflicting sequence
+ * <T, 2A> into the next set.
+ *
+ * This works because an L1 is core-private and, on every machine we know
+ * of, indexed with bits inside the page offset (Sandoval 2.2.1).
+ */
+#include "lib/hwprobe.h"
+#include "lib/chain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BUF_BYTES (16u << 20)
+#define MAX_STRIDE (256u << 10)
+/* An L2 hit costs three times an L1 hit or more on every machine we know;
+ * half-way on a log scale is a safe line between hit and miss. */
+#define MISS_RATIO 1.6
+
+static char *buf;
+static size_t *off;
+static double l_hit; /* seconds per load of a compact sequence */
+
+/* Seconds per load of the chain over base + off[0..n-1], minimum of trials. */
+static double time_offsets(size_t n)
+{
+    uint64_t seed = 0x51ED + n;
+    struct hwc_walk w;
+    hwp_shuffle(off, n, &seed);
+    w.p = hwc_link(buf, off, n);
+    hwc_touch(&w, 4 * n + 64);
+    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
+}
+
+/* Seconds per load of the sequence <0, S, N>. */
+static double time_sequence(size_t stride, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        off[i] = i * stride;
+    return time_offsets(n);
+}
+
+/* Noise only ever slows a run, so a compact sequence that looks slow is
+ * timed once more before we believe it. */
+static int is_compact(size_t stride, size_t n)
+{
+    if (time_sequence(stride, n) < MISS_RATIO * l_hit)
+        return 1;
+    return time_sequence(stride, n) < MISS_RATIO * l_hit;
+}
+
+/* Smallest N in [1, hi] whose sequence is not compact (hi is not). */
+static size_t first_noncompact(size_t stride, size_t hi)
+{
+    size_t lo = 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (is_compact(stride, mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* X-Ray's search.  Returns A and sets *t to the stride T; 0 on failure. */
+static size_t find_assoc(size_t *t)
+{
+    size_t s = sizeof(void *), n = 1, n_old, same = 0;
+    while (is_compact(s, n)) {
+        n *= 2;
+        if (n * s > BUF_BYTES / 2)
+            return 0; /* no cache within reach */
+    }
+    /* N stops changing at T; insisting on two more doublings keeps a
+     * single noisy binary search from ending the search early. */
+    while (same < 2) {
+        s *= 2;
+        if (s > MAX_STRIDE || n * s > BUF_BYTES)
+            return 0;
+        n_old = n;
+        n = first_noncompact(s, n_old);
+        hwp_log("stride %zu: first non-compact N %zu", s, n);
+        hwp_dump((double)s, (double)n);
+        if (n == n_old) {
+            same++;
+        } else {
+            same = 0;
+            *t = s;
+        }
+    }
+    return n - 1;
+}
+
+/* The line: <0, T, A> and <C + delta, T, A> share a set until delta
+ * reaches the line size. */
+static size_t find_line(size_t t, size_t a)
+{
+    size_t delta, i;
+    for (delta = sizeof(void *); delta <= t / 2; delta *= 2) {
+        int compact = 0, k;
+        for (i = 0; i < a; i++) {
+            off[i] = i * t;
+            off[a + i] = a * t + delta + i * t;
+        }
+        for (k = 0; k < 2 && !compact; k++)
+            compact = time_offsets(2 * a) < MISS_RATIO * l_hit;
+        hwp_log("delta %zu: %s", delta, compact ? "compact" : "conflicts");
+        if (compact)
+            return delta;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    double mhz;
+    size_t assoc = 0, t = 0, line, attempt;
+    hwp_init(argc, argv, "l1d");
+    mhz = hwp_input("cpu_mhz", 0.0);
+    buf = hwc_alloc(BUF_BYTES, 1u << 21, 0);
+    off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
+    if (off == NULL)
+        hwp_skip("out of memory");
+    /* The hit latency: one pointer that points to itself (X-Ray <m0,1,1>). */
+    off[0] = 0;
+    l_hit = time_offsets(1);
+    hwp_log("hit latency %.3f ns", l_hit * 1e9);
+    hwp_dump_comment("stride_bytes first_noncompact_n");
+    /* A search spoilt by a burst of noise ends in a contradiction that
+     * the check below catches; one more attempt usually clears it. */
+    for (attempt = 0; attempt < 2; attempt++) {
+        assoc = find_assoc(&t);
+        if (assoc > 0 && is_compact(t, assoc) && !is_compact(t, assoc + 1)
+            && is_compact(t / 2, assoc + 1))
+            break;
+        assoc = 0;
+    }
+    if (assoc == 0)
+        hwp_skip("no consistent L1 conflict behaviour found");
+    line = find_line(t, assoc);
+    hwp_emit_int("l1d_bytes", (long long)(assoc * t));
+    hwp_emit_int("l1d_assoc", (long long)assoc);
+    if (line > 0)
+        hwp_emit_int("l1d_line_bytes", (long long)line);
+    if (mhz > 0.0)
+        hwp_emit_int("l1d_latency_cycles",
+                     (long long)(l_hit * mhz * 1e6 + 0.5));
+    return hwp_finish();
+}

@@ -1,0 +1,130 @@
+/* chain.c - pointer-chase reference strings (see chain.h). */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1
+#include "chain.h"
+#include "hwprobe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define LOAD2 p = (void **)*p; p = (void **)*p;
+#define LOAD8 LOAD2 LOAD2 LOAD2 LOAD2
+#define LOAD32 LOAD8 LOAD8 LOAD8 LOAD8
+
+double hwc_chase(void *walk, long reps)
+{
+    struct hwc_walk *w = walk;
+    void **p = w->p;
+    double t0 = hwp_now(), t1;
+    long i;
+    for (i = reps; i > 0; i--) {
+        LOAD32
+    }
+    t1 = hwp_now();
+    /* Storing the end point keeps the loads alive and lets the next call
+     * resume the walk where this one stopped. */
+    w->p = p;
+    return t1 - t0;
+}
+
+void hwc_touch(struct hwc_walk *w, size_t n)
+{
+    void **p = w->p;
+    size_t i;
+    for (i = 0; i < n; i++)
+        p = (void **)*p;
+    w->p = p;
+}
+
+size_t hwc_os_page(void)
+{
+    long p = sysconf(_SC_PAGESIZE);
+    return p > 0 ? (size_t)p : 4096;
+}
+
+char *hwc_alloc(size_t bytes, size_t align, int hugepage)
+{
+    void *m = NULL;
+    if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
+        hwp_skip("cannot allocate the probe's buffer");
+#ifdef MADV_HUGEPAGE
+    /* Before the first touch: the kernel decides the page size on fault. */
+    if (hugepage)
+        (void)madvise(m, bytes, MADV_HUGEPAGE);
+#else
+    (void)hugepage;
+#endif
+    memset(m, 0, bytes);
+    return m;
+}
+
+void hwc_free(char *base, size_t bytes)
+{
+    (void)bytes;
+    free(base);
+}
+
+void **hwc_link(char *base, const size_t *off, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        *(void **)(base + off[i]) = base + off[(i + 1) % n];
+    return (void **)(base + off[0]);
+}
+
+void hwc_random_order(size_t *v, size_t n, uint64_t *seed)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        v[i] = i;
+    hwp_shuffle(v, n, seed);
+}
+
+void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
+                    size_t page, size_t line, uint64_t seed)
+{
+    size_t pg, j;
+    s->base = base;
+    s->page = page;
+    s->line = line;
+    s->lines = page / line;
+    s->npages = bytes / page;
+    s->seed = seed;
+    s->col = malloc(s->lines * sizeof *s->col);
+    s->row = malloc(s->npages * sizeof *s->row);
+    if (s->col == NULL || s->row == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(s->col, s->lines, &s->seed);
+    /* Inside every page: column j links to column j+1.  The last column's
+     * link leaves the page and is written per string. */
+    for (pg = 0; pg < s->npages; pg++) {
+        char *b = base + pg * page;
+        for (j = 0; j + 1 < s->lines; j++)
+            *(void **)(b + s->col[j] * line) = b + s->col[j + 1] * line;
+    }
+}
+
+void **hwc_paged_string(struct hwc_paged *s, size_t pages)
+{
+    size_t i, first = s->col[0] * s->line, last = s->col[s->lines - 1] * s->line;
+    /* A fresh seed per footprint: the same string each time it is asked
+     * for, and strings of different footprints independent of each other. */
+    uint64_t seed = s->seed ^ (0x9E3779B97F4A7C15u * (uint64_t)(pages + 1));
+    if (pages > s->npages)
+        pages = s->npages;
+    hwc_random_order(s->row, pages, &seed);
+    for (i = 0; i < pages; i++) {
+        char *from = s->base + s->row[i] * s->page + last;
+        char *to = s->base + s->row[(i + 1) % pages] * s->page + first;
+        *(void **)from = to;
+    }
+    return (void **)(s->base + s->row[0] * s->page + first);
+}
+
+void hwc_paged_free(struct hwc_paged *s)
+{
+    free(s->col);
+    free(s->row);
+}

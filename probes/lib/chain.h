@@ -1,0 +1,72 @@
+/* chain.h - pointer-chase reference strings for the memory probes.
+ *
+ * A reference string is a set of addresses; the probes turn it into a
+ * circular linked list of pointers (X-Ray 4.4, Sandoval 2.2.1) and time the
+ * loop p = *p.  Each load depends on the one before, so the time per load is
+ * the latency of wherever the list lives, and the order of the list, which
+ * is random, gives a stride prefetcher nothing to learn.
+ *
+ * The builders only write pointers; the timing goes through the sampling
+ * discipline of hwprobe.h, with hwc_chase() as the kernel.
+ */
+#ifndef HWPROBE_CHAIN_H
+#define HWPROBE_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Loads per repetition of hwc_chase(): enough to hide the loop branch,
+ * which runs beside the chain anyway. */
+#define HWC_UNROLL 32
+
+/* The kernel context: where the walk is.  It persists between calls, so
+ * a walk resumes where it stopped and the cache stays in its steady state. */
+struct hwc_walk {
+    void **p;
+};
+
+/* hwp_kernel: reps * HWC_UNROLL dependent loads from w->p on; seconds. */
+double hwc_chase(void *walk, long reps);
+
+/* Follow the chain for n loads (warm-up: bring the string into the cache
+ * before the time counts). */
+void hwc_touch(struct hwc_walk *w, size_t n);
+
+/* The OS page size (sysconf): the granule of virtual-to-physical mapping,
+ * needed to build strings; the page size the TLB sees is measured. */
+size_t hwc_os_page(void);
+
+/* bytes of zeroed memory aligned to `align` (a power of two, at least a
+ * page), every page touched so that no page fault lands in a timing.
+ * hugepage != 0 asks the OS for transparent huge pages (a hint only).
+ * Exits 77 when the memory is not there. */
+char *hwc_alloc(size_t bytes, size_t align, int hugepage);
+void hwc_free(char *base, size_t bytes);
+
+/* Link the n addresses base + off[i] into a cycle in the order given;
+ * returns the walk's start.  Offsets must be distinct and pointer-aligned. */
+void **hwc_link(char *base, const size_t *off, size_t n);
+
+/* Identity permutation 0..n-1 in random order (deterministic seed). */
+void hwc_random_order(size_t *v, size_t n, uint64_t *seed);
+
+/* The cache-only string C(k) of Sandoval 2.2.2: all lines of a page in a
+ * random order (the column set), pages in a random order (the row set), so
+ * each TLB miss is amortised over page/line cache misses.  The links inside
+ * a page are the same for every footprint and are written once; a new
+ * footprint only rewrites the one link that leaves each page. */
+struct hwc_paged {
+    char *base;
+    size_t page, line, lines;  /* lines per page */
+    size_t npages;             /* pages in the buffer */
+    size_t *col;               /* column set: line order inside a page */
+    size_t *row;               /* scratch: page order of the current string */
+    uint64_t seed;
+};
+void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
+                    size_t page, size_t line, uint64_t seed);
+/* The string over the first `pages` pages; returns its start. */
+void **hwc_paged_string(struct hwc_paged *s, size_t pages);
+void hwc_paged_free(struct hwc_paged *s);
+
+#endif
