@@ -32,6 +32,8 @@
  * time the stack instead of the unit.  Every kernel costs compile time, so
  * the steps between widen as c grows. */
 static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
+/* Seconds the sweeps span (lib/cpu.h). */
+#define SPAN 0.4
 #define NCHAINS (sizeof chains / sizeof chains[0])
 
 #define OPS_SET(t)                                                            \
@@ -174,26 +176,7 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
     return hwc_run;
 }
 
-static double best[NOPS * NCHAINS], again[NOPS * NCHAINS];
-
-/* The sweep stops once every point is stable, which can take a tenth of a
- * second; the core's clock may meanwhile sit in one turbo bin for some
- * operations and in the next (2.5% apart here) for others.  Repeating the
- * sweep over a longer span lets every point see the fastest bin, the one
- * the clock probe's minimum saw, so all latencies share one cycle. */
-#define MIN_SPAN 0.4
-
-static void sweep(void)
-{
-    size_t i;
-    hwp_sweep(point, NULL, NOPS * NCHAINS, best, 3, 20);
-    while (hwp_elapsed() < MIN_SPAN && hwp_budget_left() > 0.0) {
-        hwp_sweep(point, NULL, NOPS * NCHAINS, again, 1, 1);
-        for (i = 0; i < NOPS * NCHAINS; i++)
-            if (again[i] < best[i])
-                best[i] = again[i];
-    }
-}
+static double best[NOPS * NCHAINS];
 
 /* Latency and throughput of op o from its row of best[]. */
 static void analyse(struct op *o, const double *t, double cycle_s)
@@ -263,7 +246,7 @@ int main(int argc, char **argv)
     /* Let the core leave its idle frequency before the trials count. */
     while (hwp_elapsed() < 0.02)
         (void)hwp_time_per_rep(hwc_run, (void *)&ops[0].kernels[0], &reps);
-    sweep();
+    hwc_sweep_span(point, NOPS * NCHAINS, best, SPAN);
     for (i = 0; i < NOPS; i++)
         analyse(&ops[i], best + i * NCHAINS, cycle_s);
     check_valid();

@@ -22,6 +22,8 @@
 /* A rise smaller than this is noise on a shared machine; the first spill on
  * the machines we measured costs 10% to 100%. */
 #define RISE 0.05
+/* Seconds the sweeps span (lib/cpu.h). */
+#define SPAN 0.4
 /* Variables in registers: the four-variable integer kernel runs two pairs
  * of one-cycle additions, half a cycle per addition.  Three times that
  * means they live in memory (no optimisation): no register count then. */
@@ -183,7 +185,7 @@ int main(int argc, char **argv)
 #if defined(__GNUC__)
     add_family("vec_regs", v16_kernels);
 #endif
-    hwp_sweep(point, NULL, nfamilies * NPOINTS, best, 4, 30);
+    hwc_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
     check_in_registers();
     for (i = 0; i < nfamilies; i++) {
         int r = registers(&families[i]);

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
      * load and store costs, not arithmetic. */
     hwp_skip("compiled without optimisation: vectors live in memory");
 #endif
-    hwp_sweep(point, NULL, NWIDTHS * NCHAINS, best, 3, 20);
+    hwc_sweep_span(point, NWIDTHS * NCHAINS, best, 0.1);
     r16 = rate(0);
     for (w = 1; w < NWIDTHS; w++) {
         double r = rate(w);

@@ -1,9 +1,7 @@
-/* cpu.c - timing adapter and step detectors of the CPU-core probes.
- * The detectors are pure (arrays in, numbers out) so that tests can feed
- * them recorded curves. */
+/* cpu.c - timing adapter, sampling span and step detector of the CPU-core
+ * probes.  The detector is pure (arrays in, numbers out) so that tests can
+ * feed it recorded curves. */
 #include "cpu.h"
-#include "hwprobe.h"
-
 
 double hwc_run(void *ctx, long reps)
 {
@@ -11,6 +9,21 @@ double hwc_run(void *ctx, long reps)
     double t0 = hwp_now();
     fn(reps);
     return hwp_now() - t0;
+}
+
+void hwc_sweep_span(hwp_point_fn point, size_t n, double *best, double span)
+{
+    double again[HWC_MAX_POINTS];
+    size_t i;
+    if (n > HWC_MAX_POINTS)
+        n = HWC_MAX_POINTS;
+    hwp_sweep(point, NULL, n, best, 3, 20);
+    while (hwp_elapsed() < span && hwp_budget_left() > 0.0) {
+        hwp_sweep(point, NULL, n, again, 1, 1);
+        for (i = 0; i < n; i++)
+            if (again[i] < best[i])
+                best[i] = again[i];
+    }
 }
 
 /* Does every point from y[i] on cost more than limit? */

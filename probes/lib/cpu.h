@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "hwprobe.h"
+
 /* A kernel runs its experiment reps times; the caller times it, so the
  * kernel holds no clock reading (and no call) that would keep variables
  * alive across a call and push them out of registers. */
@@ -19,6 +21,16 @@ typedef void (*hwc_fn)(long reps);
 
 /* hwp_kernel adapter: ctx points to an hwc_fn. */
 double hwc_run(void *ctx, long reps);
+
+/* hwp_sweep, then more single rounds until `span` seconds have passed
+ * since the probe started, keeping each point's minimum.  The sweep alone
+ * stops once every point is stable, which can take a tenth of a second,
+ * and the core's clock may meanwhile sit in one turbo bin for some points
+ * and in the next (2.5% apart on the reference VM) for others; over a
+ * longer span every point gets to see the fastest bin, the one the clock
+ * probe's minimum saw.  n is at most HWC_MAX_POINTS. */
+#define HWC_MAX_POINTS 512
+void hwc_sweep_span(hwp_point_fn point, size_t n, double *best, double span);
 
 /* X-Ray's register search (3.5), on a whole curve: the index of the first
  * point that costs more than (1 + rel) times the cheapest point before it
