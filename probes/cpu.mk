@@ -1,2 +1,17 @@
-### cpu probes (fragment of Makefile.am): append to probe_lib_sources,
-### probe_sources, probe_programs, macro_sources, TESTS as needed.
+### cpu probes (fragment of Makefile.am): operation latency and throughput,
+### registers, vector width.
+probe_lib_sources += probes/lib/cpu.h probes/lib/cpu.c \
+	probes/lib/ops_kernel.h probes/lib/regs_kernel.h
+probe_sources += probes/ops.c probes/regs.c probes/vec.c
+probe_programs += probes/ops probes/regs probes/vec
+macro_sources += m4/src/hw_cpu.m4
+probes_ops_LDADD = $(probe_ldadd)
+probes_regs_LDADD = $(probe_ldadd)
+probes_vec_LDADD = $(probe_ldadd)
+
+check_PROGRAMS += tests/test-cpu
+tests_test_cpu_SOURCES = tests/test-cpu.c
+tests_test_cpu_LDADD = $(probe_ldadd)
+cpu_tests = tests/regs-spill.test tests/ops-latency.test
+TESTS += tests/test-cpu $(cpu_tests)
+EXTRA_DIST += $(cpu_tests)

@@ -45,3 +45,9 @@ tests_test_analysis_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_analysis_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-analysis
 EXTRA_DIST += tests/data/README.md
+
+# Configure time against DESIGN.md's budgets: a benchmark, not a test.
+EXTRA_DIST += tests/budget.sh
+budget: tests/project/configure
+	top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/budget.sh
+.PHONY: budget

@@ -28,13 +28,16 @@ m4_define([_HW_DESC_$1], [$7])dnl
 m4_append_uniq_w([_HW_GROUP_$6], [$1])dnl
 m4_append_uniq_w([_HW_KEYS], [$1])])
 
-# _HW_RUN(PROBE, KEYS, BUDGET, [ARGS])
-# ------------------------------------
+# _HW_RUN(PROBE, KEYS, BUDGET, [ARGS], [BUILD-FLAGS])
+# ---------------------------------------------------
 # Run probes/PROBE.c for the whitespace-separated KEYS (declared with
-# _HW_VALUE), giving it BUDGET seconds and extra ARGS, unless every KEY is
-# already known; then settle each KEY.
+# _HW_VALUE), giving it BUDGET (whole) seconds and extra ARGS, unless every KEY is
+# already known; then settle each KEY.  BUILD-FLAGS are added to this
+# probe's compile-and-link command only (e.g. the thread flag), since every
+# probe is linked with the whole library.
 m4_define([_HW_RUN],
 [AC_REQUIRE([_HW_INIT])dnl
+hw_probe_flags="$5"
 hw_fn_run_probe $1 "$2" $3 $4
 m4_foreach_w([_hw_key], [$2],
 [hw_fn_settle _hw_key m4_indir([_HW_ARGS_]_hw_key) dnl

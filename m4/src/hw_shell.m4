@@ -20,12 +20,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_valid],
     exit (v + 0 < lo + 0 || v + 0 > hi + 0) ? 1 : 0 }'])
 AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_probe], [PROBE],
-    [Build PROBE from the embedded sources; fail with a reason in hw_why.])],
+    [Build PROBE from the embedded sources, adding $hw_probe_flags;
+     fail with a reason in hw_why.])],
 [hw_fn_build_lib || return 1
   hw_inject_flags=
   AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:build "*],
     [hw_inject_flags=-DHWPROBE_INJECT_BUILD_ERROR])
-  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_probe_dir/$[1].c $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
+  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_probe_dir/$[1].c $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
   _AS_ECHO_LOG([$hw_cmd])
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
   hw_why="does not build with $CC $CFLAGS (see config.log)"

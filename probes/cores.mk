@@ -1,0 +1,28 @@
+### cores, bandwidth, scheduler and instruction-cache probes (fragment of
+### Makefile.am).  The threaded probes need the thread flag configure found.
+probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
+	probes/lib/contexts.c probes/lib/team.h
+probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
+	probes/icache.c
+probe_programs += probes/cores probes/bandwidth probes/sched probes/icache
+macro_sources += m4/src/hw_cores.m4
+
+probes_cores_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_cores_LDADD = $(probe_ldadd) $(HW_PTHREAD)
+probes_bandwidth_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_bandwidth_LDADD = $(probe_ldadd) $(HW_PTHREAD)
+probes_sched_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_sched_LDADD = $(probe_ldadd) $(HW_PTHREAD)
+probes_icache_LDADD = $(probe_ldadd)
+
+# The analysis of the threaded probes, on recorded data.
+check_PROGRAMS += tests/test-cores
+tests_test_cores_SOURCES = tests/test-cores.c
+tests_test_cores_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_cores_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-cores
+
+cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
+	tests/icache.test
+TESTS += $(cores_tests)
+EXTRA_DIST += $(cores_tests)

@@ -1,0 +1,119 @@
+/* team.h - run one piece of work in n threads at once.
+ *
+ * Header-only on purpose: the library's .c files are linked into every
+ * probe, and only the threaded probes (cores, bandwidth, sched) are linked
+ * with the thread library, which configure finds for them.
+ *
+ * The threads are created first and released together, so that thread
+ * creation (tens of microseconds each) stays out of the measurement; each
+ * thread times its own work.  A thread may be pinned to one CPU, so that
+ * two threads of an experiment never share a CPU by the scheduler's choice.
+ */
+#ifndef HWPROBE_TEAM_H
+#define HWPROBE_TEAM_H
+
+#ifdef HWPROBE_NO_THREADS
+#error "configure found no way to build with POSIX threads"
+#endif
+#include <pthread.h>
+
+#include "cpus.h"
+#include "hwprobe.h"
+
+typedef void (*hwp_work)(void *arg, int rank);
+
+struct hwp_member {
+    struct hwp_team *team;
+    int rank;
+    double start, end; /* seconds, on hwp_now()'s clock */
+};
+
+struct hwp_team {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int ready, go;
+    const int *cpus; /* CPU of each rank, or NULL: let the OS place them */
+    hwp_work work;
+    void *arg;
+    struct hwp_member member[HWP_MAX_CPUS];
+};
+
+static inline void *hwp_member_main(void *p)
+{
+    struct hwp_member *me = p;
+    struct hwp_team *t = me->team;
+    if (t->cpus != NULL)
+        (void)hwp_pin(t->cpus[me->rank]);
+    pthread_mutex_lock(&t->lock);
+    t->ready++;
+    pthread_cond_broadcast(&t->cond);
+    while (!t->go)
+        pthread_cond_wait(&t->cond, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+    me->start = hwp_now();
+    t->work(t->arg, me->rank);
+    me->end = hwp_now();
+    return NULL;
+}
+
+/* Run work(arg, rank) for rank 0..n-1 at once.  Returns 0, or -1 when the
+ * threads could not be created; the times are left in t->member[]. */
+static inline int hwp_team_run(struct hwp_team *t, int n, const int *cpus,
+                        hwp_work work, void *arg)
+{
+    pthread_t tid[HWP_MAX_CPUS];
+    int i, made = 0;
+    if (n < 1 || n > HWP_MAX_CPUS)
+        return -1;
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->cond, NULL);
+    t->ready = t->go = 0;
+    t->cpus = cpus;
+    t->work = work;
+    t->arg = arg;
+    for (i = 0; i < n; i++) {
+        t->member[i].team = t;
+        t->member[i].rank = i;
+        if (pthread_create(&tid[i], NULL, hwp_member_main, &t->member[i]) != 0)
+            break;
+        made++;
+    }
+    pthread_mutex_lock(&t->lock);
+    while (t->ready < made)
+        pthread_cond_wait(&t->cond, &t->lock);
+    t->go = 1;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+    for (i = 0; i < made; i++)
+        pthread_join(tid[i], NULL);
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->lock);
+    return made == n ? 0 : -1;
+}
+
+/* The longest time any member worked: the time of the slowest share. */
+static inline double hwp_team_slowest(const struct hwp_team *t, int n)
+{
+    double worst = 0.0;
+    int i;
+    for (i = 0; i < n; i++)
+        if (t->member[i].end - t->member[i].start > worst)
+            worst = t->member[i].end - t->member[i].start;
+    return worst;
+}
+
+/* From the first start to the last end: the wall time of the whole team. */
+static inline double hwp_team_span(const struct hwp_team *t, int n)
+{
+    double first = t->member[0].start, last = t->member[0].end;
+    int i;
+    for (i = 1; i < n; i++) {
+        if (t->member[i].start < first)
+            first = t->member[i].start;
+        if (t->member[i].end > last)
+            last = t->member[i].end;
+    }
+    return last - first;
+}
+
+#endif

@@ -1,0 +1,258 @@
+/* ops.c - latency, throughput and operations in flight of the arithmetic
+ * a code generator schedules (X-Ray 3.2-3.4, BlackjackBench 3.3).
+ *
+ * For each of 14 operations (add, multiply, divide on int32, int64; add,
+ * multiply, divide, multiply-add on float, double) time c independent
+ * chains for c in chains[] (lib/ops_kernel.h):
+ *   latency     cycles per step of one chain (X-Ray 3.2);
+ *   per_cycle   the most operations per cycle any c reaches (X-Ray 3.3,
+ *               BlackjackBench 3.3.2: the minimum time per operation);
+ *   in_flight   latency times throughput: how many of these operations
+ *               the core keeps going at once (BlackjackBench 3.3.3 finds
+ *               it as the c where the time per step starts to grow, which
+ *               is where c chains of that latency fill that throughput).
+ * Cycles come from cpu_mhz, measured by the clock probe.
+ *
+ * Multiply-add is written a * b + c and compiled with the user's flags, so
+ * it is one fused instruction only if the flags allow it; has_fma says
+ * whether it then runs as fast as a multiply (X-Ray 3.4).  has_fpu says
+ * whether a double addition takes fewer than 10 cycles (X-Ray 3.4: more
+ * means emulation).
+ */
+#include "lib/hwprobe.h"
+#include "lib/cpu.h"
+#include "lib/ops_kernel.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Enough chains to fill a core that keeps a dozen operations of one kind
+ * in flight, and no more: each chain takes a register, and spills would
+ * time the stack instead of the unit.  Every kernel costs compile time, so
+ * the steps between widen as c grows. */
+static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
+/* Seconds the sweeps span (lib/cpu.h). */
+#define SPAN 0.4
+#define NCHAINS (sizeof chains / sizeof chains[0])
+
+#define OPS_SET(t)                                                            \
+    OPS_KERNEL(t##1, 1) OPS_KERNEL(t##2, 2) OPS_KERNEL(t##3, 3)               \
+    OPS_KERNEL(t##4, 4) OPS_KERNEL(t##6, 6) OPS_KERNEL(t##8, 8)               \
+    OPS_KERNEL(t##12, 12)                                                     \
+    static const hwc_fn t##kernels[] = {t##1, t##2,  t##3, t##4,              \
+                                        t##6, t##8, t##12};
+
+/* Operands that keep every chain at a steady value (x + 1 wraps, x * 1,
+ * x / 1, x * 1 + 0), so no value drifts into a slow or exceptional case.
+ * Divisions start from a full-width dividend: the divider's worst case,
+ * where early-out hardware would otherwise flatter it. */
+static volatile uint32_t u32_one = 1;
+static volatile int32_t i32_one = 1, i32_big = INT32_MAX;
+static volatile uint64_t u64_one = 1;
+static volatile int64_t i64_one = 1, i64_big = INT64_MAX;
+static volatile float f32_one = 1.0f, f32_zero = 0.0f, f32_p = 1.0f;
+static volatile double f64_one = 1.0, f64_zero = 0.0, f64_p = 1.0;
+
+#define OPS_T uint32_t
+#define OPS_A u32_one
+#define OPS_B u32_one
+#define OPS_P u32_one
+#define OPS_OP(p) ((p) + a)
+OPS_SET(iadd32_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) * a)
+OPS_SET(imul32_)
+#undef OPS_OP
+#undef OPS_T
+#undef OPS_A
+#undef OPS_B
+#undef OPS_P
+
+#define OPS_T int32_t
+#define OPS_A i32_one
+#define OPS_B i32_one
+#define OPS_P i32_big
+#define OPS_OP(p) ((p) / a)
+OPS_SET(idiv32_)
+#undef OPS_OP
+#undef OPS_T
+#undef OPS_A
+#undef OPS_B
+#undef OPS_P
+
+#define OPS_T uint64_t
+#define OPS_A u64_one
+#define OPS_B u64_one
+#define OPS_P u64_one
+#define OPS_OP(p) ((p) + a)
+OPS_SET(iadd64_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) * a)
+OPS_SET(imul64_)
+#undef OPS_OP
+#undef OPS_T
+#undef OPS_A
+#undef OPS_B
+#undef OPS_P
+
+#define OPS_T int64_t
+#define OPS_A i64_one
+#define OPS_B i64_one
+#define OPS_P i64_big
+#define OPS_OP(p) ((p) / a)
+OPS_SET(idiv64_)
+#undef OPS_OP
+#undef OPS_T
+#undef OPS_A
+#undef OPS_B
+#undef OPS_P
+
+#define OPS_T float
+#define OPS_A f32_one
+#define OPS_B f32_zero
+#define OPS_P f32_p
+#define OPS_OP(p) ((p) + b)
+OPS_SET(fadd32_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) * a)
+OPS_SET(fmul32_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) / a)
+OPS_SET(fdiv32_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) * a + b)
+OPS_SET(fma32_)
+#undef OPS_OP
+#undef OPS_T
+#undef OPS_A
+#undef OPS_B
+#undef OPS_P
+
+#define OPS_T double
+#define OPS_A f64_one
+#define OPS_B f64_zero
+#define OPS_P f64_p
+#define OPS_OP(p) ((p) + b)
+OPS_SET(fadd64_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) * a)
+OPS_SET(fmul64_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) / a)
+OPS_SET(fdiv64_)
+#undef OPS_OP
+#define OPS_OP(p) ((p) * a + b)
+OPS_SET(fma64_)
+#undef OPS_OP
+#undef OPS_T
+#undef OPS_A
+#undef OPS_B
+#undef OPS_P
+
+struct op {
+    const char *name;
+    const hwc_fn *kernels;    /* one per chains[] */
+    double latency;           /* cycles */
+    double per_cycle;         /* operations per cycle */
+};
+
+static struct op ops[] = {
+    {"iadd32", iadd32_kernels, 0, 0}, {"imul32", imul32_kernels, 0, 0},
+    {"idiv32", idiv32_kernels, 0, 0}, {"iadd64", iadd64_kernels, 0, 0},
+    {"imul64", imul64_kernels, 0, 0}, {"idiv64", idiv64_kernels, 0, 0},
+    {"fadd32", fadd32_kernels, 0, 0}, {"fmul32", fmul32_kernels, 0, 0},
+    {"fdiv32", fdiv32_kernels, 0, 0}, {"fma32", fma32_kernels, 0, 0},
+    {"fadd64", fadd64_kernels, 0, 0}, {"fmul64", fmul64_kernels, 0, 0},
+    {"fdiv64", fdiv64_kernels, 0, 0}, {"fma64", fma64_kernels, 0, 0},
+};
+#define NOPS (sizeof ops / sizeof ops[0])
+enum { IADD32 = 0, FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
+
+static hwp_kernel point(void *ctx, size_t i, void **kctx)
+{
+    (void)ctx;
+    *kctx = (void *)&ops[i / NCHAINS].kernels[i % NCHAINS];
+    return hwc_run;
+}
+
+static double best[NOPS * NCHAINS];
+
+/* Latency and throughput of op o from its row of best[]. */
+static void analyse(struct op *o, const double *t, double cycle_s)
+{
+    size_t c;
+    hwp_dump_comment(o->name);
+    o->latency = t[0] / OPS_STEPS / cycle_s;
+    o->per_cycle = 0.0;
+    for (c = 0; c < NCHAINS; c++) {
+        double step = t[c] / OPS_STEPS / cycle_s;
+        hwp_dump(chains[c], step);
+        if (chains[c] / step > o->per_cycle)
+            o->per_cycle = chains[c] / step;
+    }
+    hwp_log("%s: latency %.3f cycles, %.3f per cycle, %.2f in flight",
+            o->name, o->latency, o->per_cycle, o->latency * o->per_cycle);
+}
+
+static void emit(const struct op *o)
+{
+    char key[64];
+    double lat = floor(o->latency + 0.5);
+    double flight = floor(o->latency * o->per_cycle + 0.5);
+    sprintf(key, "%s_latency_cycles", o->name);
+    hwp_emit_int(key, (long long)(lat < 1 ? 1 : lat));
+    sprintf(key, "%s_per_cycle", o->name);
+    hwp_emit_dec(key, o->per_cycle);
+    sprintf(key, "%s_in_flight", o->name);
+    hwp_emit_int(key, (long long)(flight < 1 ? 1 : flight));
+}
+
+/* The experiment is valid only if a chain of integer additions runs at one
+ * per cycle of the clock probe's clock, as it did there (X-Ray 3.1); code
+ * that keeps the chain in memory (Clang ignores `register` without
+ * optimisation) would time the store forwarding instead. */
+static void check_valid(void)
+{
+#if defined(__clang__) && !defined(__OPTIMIZE__)
+    hwp_skip("compiled by Clang without optimisation: variables live in "
+             "memory");
+#endif
+    if (ops[IADD32].latency < 0.75 || ops[IADD32].latency > 1.4)
+        hwp_skip("dependent integer additions do not run one per cycle "
+                 "with these flags");
+}
+
+/* X-Ray 3.4: a * b + c is a fused instruction when it issues as fast as a
+ * multiply; its latency must also fall short of a multiply followed by an
+ * add, or the two units are merely working side by side. */
+static int is_fused(const struct op *fma, const struct op *mul,
+                    const struct op *add)
+{
+    return fma->per_cycle >= 0.8 * mul->per_cycle &&
+           fma->latency < mul->latency + add->latency - 0.5;
+}
+
+int main(int argc, char **argv)
+{
+    double mhz, cycle_s;
+    size_t i;
+    long reps = 0;
+    hwp_init(argc, argv, "ops");
+    mhz = hwp_input("cpu_mhz", 0.0);
+    if (mhz <= 0.0)
+        hwp_skip("needs cpu_mhz=MHZ from the clock probe");
+    cycle_s = 1e-6 / mhz;
+    /* Let the core leave its idle frequency before the trials count. */
+    while (hwp_elapsed() < 0.02)
+        (void)hwp_time_per_rep(hwc_run, (void *)&ops[0].kernels[0], &reps);
+    hwc_sweep_span(point, NOPS * NCHAINS, best, SPAN);
+    for (i = 0; i < NOPS; i++)
+        analyse(&ops[i], best + i * NCHAINS, cycle_s);
+    check_valid();
+    for (i = 0; i < NOPS; i++)
+        emit(&ops[i]);
+    hwp_emit_int("has_fma", is_fused(&ops[FMA64], &ops[FMUL64], &ops[FADD64]));
+    hwp_emit_int("has_fpu", ops[FADD64].latency < 10.0);
+    return hwp_finish();
+}

@@ -1,0 +1,195 @@
+/* regs.c - how many variables of a type a program can keep in registers,
+ * as this compiler with these flags allocates them (X-Ray 3.5,
+ * BlackjackBench 3.5).
+ *
+ * For n = 4..36 live variables (nvars[]), time the kernel of lib/regs_kernel.h and
+ * take the cost per operation.  While every variable has a register the
+ * cost stays flat (or falls, as more independent pairs fill the pipelines);
+ * the first spill adds a store and a reload to a chain and the cost rises.
+ * The answer is the largest n before that rise, by X-Ray's "slower than
+ * the flat start by more than epsilon" test (lib/cpu.h).
+ *
+ * The compiler decides what is live and where it lives, so the count
+ * follows the flags: -fno-omit-frame-pointer takes one integer register,
+ * -march=native may double the vector registers.
+ */
+#include "lib/hwprobe.h"
+#include "lib/cpu.h"
+#include "lib/regs_kernel.h"
+
+#include <stdint.h>
+
+/* A rise smaller than this is noise on a shared machine; the first spill on
+ * the machines we measured costs 10% to 100%. */
+#define RISE 0.05
+/* Seconds the sweeps span (lib/cpu.h). */
+#define SPAN 0.4
+/* Variables in registers: the four-variable integer kernel runs two pairs
+ * of one-cycle additions, half a cycle per addition.  Three times that
+ * means they live in memory (no optimisation): no register count then. */
+#define MAX_IN_REGISTER_CYCLES 1.5
+
+/* The numbers of live variables tried: every one up to 18, past the
+ * register files of 16, then every other one up to 36, past files of 32
+ * (an answer there is off by at most one).  Each kernel costs compile
+ * time, more as n grows, and compile time counts in configure's budget. */
+static const int nvars[] = {
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36
+};
+#define NPOINTS (sizeof nvars / sizeof nvars[0])
+
+/* Every kernel of nvars[] for the current REGS_T, and their table. */
+#define REGS_SET(t) \
+    REGS_KERNEL(t##4, 4) REGS_KERNEL(t##5, 5) REGS_KERNEL(t##6, 6) REGS_KERNEL(t##7, 7) \
+    REGS_KERNEL(t##8, 8) REGS_KERNEL(t##9, 9) REGS_KERNEL(t##10, 10) REGS_KERNEL(t##11, 11) \
+    REGS_KERNEL(t##12, 12) REGS_KERNEL(t##13, 13) REGS_KERNEL(t##14, 14) REGS_KERNEL(t##15, 15) \
+    REGS_KERNEL(t##16, 16) REGS_KERNEL(t##17, 17) REGS_KERNEL(t##18, 18) REGS_KERNEL(t##20, 20) \
+    REGS_KERNEL(t##22, 22) REGS_KERNEL(t##24, 24) REGS_KERNEL(t##26, 26) REGS_KERNEL(t##28, 28) \
+    REGS_KERNEL(t##30, 30) REGS_KERNEL(t##32, 32) REGS_KERNEL(t##34, 34) REGS_KERNEL(t##36, 36) \
+    static const hwc_fn t##kernels[] = { \
+        t##4, t##5, t##6, t##7, t##8, t##9, t##10, t##11, \
+        t##12, t##13, t##14, t##15, t##16, t##17, t##18, t##20, \
+        t##22, t##24, t##26, t##28, t##30, t##32, t##34, t##36, \
+    };
+
+static volatile int int_src, int_dst;
+static volatile float fp32_src, fp32_dst;
+static volatile double fp64_src, fp64_dst;
+
+#define REGS_T int
+#define REGS_SRC int_src
+#define REGS_DST int_dst
+REGS_SET(int_)
+#undef REGS_T
+#undef REGS_SRC
+#undef REGS_DST
+
+#define REGS_T float
+#define REGS_SRC fp32_src
+#define REGS_DST fp32_dst
+REGS_SET(fp32_)
+#undef REGS_T
+#undef REGS_SRC
+#undef REGS_DST
+
+#define REGS_T double
+#define REGS_SRC fp64_src
+#define REGS_DST fp64_dst
+REGS_SET(fp64_)
+#undef REGS_T
+#undef REGS_SRC
+#undef REGS_DST
+
+#if defined(__GNUC__)
+/* GNU vector extensions, 16 bytes of int (the cheapest vector operation,
+ * so the kernel is bound by issue and a spill's extra instructions show): one variable per vector register on
+ * every target we know, and the same register file as the widest vectors
+ * (xmm/ymm/zmm share it; NEON and SVE share theirs), so its count is the
+ * count for vec_bytes too.  Kernels for the wider types would cost seconds
+ * of compile time where the compiler has to split them. */
+typedef int v16 __attribute__((vector_size(16)));
+static volatile v16 v16_src, v16_dst;
+
+#define REGS_T v16
+#define REGS_SRC v16_src
+#define REGS_DST v16_dst
+REGS_SET(v16_)
+#undef REGS_T
+#undef REGS_SRC
+#undef REGS_DST
+
+#endif
+
+struct family {
+    const char *key;          /* output key */
+    const hwc_fn *kernels;    /* one kernel per nvars[] */
+    double *best;             /* seconds per repetition, NPOINTS */
+};
+
+static struct family families[4];
+static size_t nfamilies;
+static double best[4 * NPOINTS];
+
+static void add_family(const char *key, const hwc_fn *kernels)
+{
+    families[nfamilies].key = key;
+    families[nfamilies].kernels = kernels;
+    families[nfamilies].best = best + nfamilies * NPOINTS;
+    nfamilies++;
+}
+
+/* Point i of the sweep: family i / NPOINTS, n = nvars[i % NPOINTS]. */
+static hwp_kernel point(void *ctx, size_t i, void **kctx)
+{
+    (void)ctx;
+    *kctx = (void *)&families[i / NPOINTS].kernels[i % NPOINTS];
+    return hwc_run;
+}
+
+/* Cost per operation of family f at each n, dumped for the record. */
+static void per_op(const struct family *f, double *y)
+{
+    size_t i;
+    hwp_dump_comment(f->key);
+    for (i = 0; i < NPOINTS; i++) {
+        y[i] = f->best[i] / nvars[i];
+        hwp_dump(nvars[i], y[i] * 1e9);
+    }
+}
+
+/* The register count of family f, or 0 when the curve shows no spill. */
+static int registers(const struct family *f)
+{
+    double y[NPOINTS];
+    size_t rise;
+    per_op(f, y);
+    rise = hwc_first_rise(y, NPOINTS, RISE);
+    if (rise == NPOINTS) {
+        hwp_log("%s: no spill step up to %d variables", f->key,
+                nvars[NPOINTS - 1]);
+        return 0;
+    }
+    hwp_log("%s: first rise at n=%d, x%.3f", f->key, nvars[rise],
+            y[rise] / y[rise - 1]);
+    return nvars[rise - 1];
+}
+
+/* Without optimisation the variables live in memory and there is no
+ * register count to find: say so rather than report one.  GCC and Clang
+ * say when they optimise; for other compilers, the time tells (on cores
+ * that forward stores without delay, not always). */
+static void check_in_registers(void)
+{
+#if defined(__GNUC__) && !defined(__OPTIMIZE__)
+    hwp_skip("compiled without optimisation: variables live in memory");
+#endif
+    double mhz = hwp_input("cpu_mhz", 0.0);
+    double cycles = families[0].best[0] / nvars[0] * mhz * 1e6;
+    if (mhz > 0.0 && cycles > MAX_IN_REGISTER_CYCLES)
+        hwp_skip("variables are not kept in registers with these flags "
+                 "(no optimisation?)");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i, found = 0;
+    hwp_init(argc, argv, "regs");
+    add_family("int_regs", int_kernels);
+    add_family("fp32_regs", fp32_kernels);
+    add_family("fp64_regs", fp64_kernels);
+#if defined(__GNUC__)
+    add_family("vec_regs", v16_kernels);
+#endif
+    hwc_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
+    check_in_registers();
+    for (i = 0; i < nfamilies; i++) {
+        int r = registers(&families[i]);
+        if (r > 0)
+            hwp_emit_int(families[i].key, r);
+        found += r > 0;
+    }
+    if (found == 0)
+        hwp_skip("no spill step in any register file (no optimisation?)");
+    return hwp_finish();
+}
