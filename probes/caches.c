@@ -14,10 +14,11 @@
  * latency well above what it was three octaves earlier, and at least 20 ns:
  * that is memory, and a bigger footprint only costs time.
  *
- * Then the line size of each lower level, by access pairs (BlackjackBench
- * 3.1.1): a random line, then the word D - 8 bytes further.  While D is
- * within one line of that level, the second access hits; once it is not,
- * both miss, and the time per pair jumps.
+ * Then the line size of the lower levels, by access pairs (BlackjackBench
+ * 3.1.1): a random line far beyond the last cache, then the word D - 8
+ * bytes further.  While D is within the line the miss brought in, the
+ * second access hits; once it is not, both miss, and the time per pair
+ * roughly doubles.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -203,54 +204,110 @@ static size_t first_pass(struct sweep *sw, double *ns, int *mem)
     return i < sw->n ? i + 1 : sw->n;
 }
 
-/* Access pairs for a level of effective size `eff`, using `bytes` of buf.
- * Returns ns per pair for extent d. */
-static double time_pairs(char *buf, size_t bytes, size_t page, size_t d,
-                         size_t *off)
-{
-    /* Slots 128 bytes apart, first access at a slot's start: a second
-     * access at +d-8 (d <= 256) never lands on another slot's first line. */
-    size_t slots = bytes / 128, per_page = page / 128, npages = bytes / page;
-    size_t *row = malloc(npages * sizeof *row), *col = malloc(per_page * sizeof *col);
-    size_t p, c, n = 0;
-    uint64_t seed = 0xA11CE + d;
+/* The access pairs of BlackjackBench 3.1.1, made to see past L1.  The
+ * span is the whole buffer, far beyond the last cache, and the pairs are
+ * sparse (one per PAIR_SLOT bytes), so that the first access of a pair
+ * misses every cache whatever the extent: with one pair per 128 bytes
+ * over 4x L2, as before, an extent up to 64 bytes touched only 2 MiB, the
+ * edge of this VM's L2, and the hits came and went with page placement.
+ * The first access is on an odd line, so the adjacent-line prefetcher
+ * (which fetches the other line of an aligned 128-byte pair) brings in
+ * the line before it, never the one a 128-byte extent reaches.  Pairs go
+ * page by page, the slots of a page in random order, as in C(k), so a TLB
+ * miss is shared by a page's pairs rather than added to each. */
+#define PAIR_SLOT 512
+#define PAIR_EXTENTS 5      /* extents 16 .. 256 bytes */
+#define PAIR_ROUNDS 6       /* two readings of three rounds each */
+struct pairs {
+    char *buf;
+    size_t bytes, page, line, *off, *row, *col, n;
     struct hwc_walk w;
-    double t;
-    if (row == NULL || col == NULL)
-        hwp_skip("out of memory");
-    hwc_random_order(row, npages, &seed);
-    hwc_random_order(col, per_page, &seed);
-    for (p = 0; p < npages; p++)
-        for (c = 0; c < per_page && n / 2 < slots; c++) {
-            off[n++] = row[p] * page + col[c] * 128;
-            off[n++] = row[p] * page + col[c] * 128 + d - sizeof(void *);
+};
+
+/* Relink the string for extent d: a random slot's odd line, then the
+ * word d - 8 bytes further, which stays inside the slot for d <= 256. */
+static void link_pairs(struct pairs *pr, size_t d)
+{
+    size_t p, c, per_page = pr->page / PAIR_SLOT, n = 0;
+    for (p = 0; p < pr->bytes / pr->page; p++)
+        for (c = 0; c < per_page; c++) {
+            size_t first = pr->row[p] * pr->page + pr->col[c] * PAIR_SLOT
+                + pr->line;
+            pr->off[n++] = first;
+            pr->off[n++] = first + d - sizeof(void *);
         }
-    w.p = hwc_link(buf, off, n);
-    hwc_touch(&w, n);
-    t = hwp_min_time(hwc_chase, &w, 4, 20) / HWC_UNROLL * 2.0;
-    free(row);
-    free(col);
-    return t * 1e9;
+    pr->n = n;
+    pr->w.p = hwc_link(pr->buf, pr->off, n);
+    hwc_touch(&pr->w, 4096); /* the TLB and the walk, not the caches */
 }
 
-/* Line size of the level whose effective size is eff: the largest extent
- * before the biggest relative rise of the time per pair. */
-static size_t line_of_level(char *buf, size_t max, size_t page, double eff,
-                            size_t *off)
+/* t[r][e]: ns per pair for extent 16 << e, minimum over the rounds of
+ * reading r, rounds sweeping all extents (a burst of noise spoils one
+ * trial of each extent, not every trial of one).  The rounds are fixed in
+ * number, not budgeted: they come after the sweep has spent the budget,
+ * and at memory latency six rounds take a few tenths of a second. */
+static void time_pairs(struct pairs *pr, double t[2][PAIR_EXTENTS])
 {
-    double t[5], ratio;
-    size_t d, i = 0, bytes = (size_t)(4.0 * eff);
-    long at;
-    bytes = (bytes > max ? max : bytes) / page * page;
-    for (d = 16; d <= 256; d *= 2) {
-        t[i] = time_pairs(buf, bytes, page, d, off);
-        hwp_log("pairs over %zu bytes, extent %zu: %.2f ns", bytes, d, t[i]);
-        i++;
-    }
-    at = hwa_biggest_step(t, 5, &ratio);
-    /* A second miss costs at least a third more than a hit; a smaller
-     * biggest step is noise on a level whose line we cannot see. */
+    long reps[PAIR_EXTENTS] = {0};
+    int r, e;
+    for (r = 0; r < PAIR_ROUNDS; r++)
+        for (e = 0; e < PAIR_EXTENTS; e++) {
+            double v;
+            link_pairs(pr, (size_t)16 << e);
+            v = hwp_time_per_rep(hwc_chase, &pr->w, &reps[e]) * 1e9
+                / HWC_UNROLL * 2.0;
+            if (r % (PAIR_ROUNDS / 2) == 0 || v < t[r / (PAIR_ROUNDS / 2)][e])
+                t[r / (PAIR_ROUNDS / 2)][e] = v;
+        }
+}
+
+/* One reading's line: the largest extent before the biggest relative rise
+ * of the time per pair, or 0.  A second miss costs a memory access more
+ * than a hit, about twice the pair; a biggest step under 1.3 is noise on a
+ * curve with no step. */
+static size_t line_of_reading(const double *t)
+{
+    double ratio;
+    long at = hwa_biggest_step(t, PAIR_EXTENTS, &ratio);
     return at < 1 || ratio < 1.3 ? 0 : (size_t)16 << (at - 1);
+}
+
+/* The line below L1: two readings that agree, or no answer (0).  A miss
+ * to memory fills a line in every level, so the second access of a pair
+ * hits as long as it falls in the longest of those lines: this is the
+ * line of the levels below L1, the largest if they differed (on every
+ * machine we know they share one).  It is reported for each of them. */
+static size_t line_below_l1(char *buf, size_t bytes, size_t page,
+                            size_t line, size_t *off)
+{
+    struct pairs pr;
+    double t[2][PAIR_EXTENTS];
+    size_t a, b, e;
+    uint64_t seed = 0xA11CE;
+    pr.buf = buf;
+    pr.bytes = bytes / page * page;
+    pr.page = page;
+    pr.line = line;
+    pr.off = off;
+    pr.row = malloc(pr.bytes / page * sizeof *pr.row);
+    pr.col = malloc(page / PAIR_SLOT * sizeof *pr.col);
+    if (pr.row == NULL || pr.col == NULL || page % PAIR_SLOT != 0
+        || line + 256 > PAIR_SLOT) {
+        free(pr.row);
+        free(pr.col);
+        return 0;
+    }
+    hwc_random_order(pr.row, pr.bytes / page, &seed);
+    hwc_random_order(pr.col, page / PAIR_SLOT, &seed);
+    time_pairs(&pr, t);
+    for (e = 0; e < PAIR_EXTENTS; e++)
+        hwp_log("pairs, extent %zu: %.2f %.2f ns", (size_t)16 << e, t[0][e],
+                t[1][e]);
+    a = line_of_reading(t[0]);
+    b = line_of_reading(t[1]);
+    free(pr.row);
+    free(pr.col);
+    return a == b ? a : 0;
 }
 
 /* The lower levels' effective sizes from the middle of each rise.  The
@@ -305,7 +362,7 @@ int main(int argc, char **argv)
     static double best[MAX_RUNS];
     double ns[MAX_POINTS], x[MAX_POINTS], sizes[MAX_LEVELS],
         lat[MAX_LEVELS + 1], mhz;
-    size_t page = hwc_os_page(), line, max, n, levels, caches, i, *off;
+    size_t page = hwc_os_page(), line, max, n, levels, caches, i, *off, below;
     int mem, rounds;
     char *buf;
 
@@ -341,20 +398,13 @@ int main(int argc, char **argv)
         hwp_skip("no cache level boundary in the latency curve");
     caches = levels - 1;
     lower_levels(x, ns, n, caches, sizes, lat);
-    off = malloc((max / 64 + 16) * sizeof *off);
+    off = malloc((max / PAIR_SLOT * 2 + 16) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");
     hwp_emit_int("cache_levels", (long long)caches);
+    below = caches > 1 ? line_below_l1(buf, max, page, line, off) : 0;
     for (i = 0; i < caches && i < 3; i++) {
-        size_t lline = 0;
-        /* Two readings that agree, or no answer: the pairs run on a level
-         * that neighbours share, and one burst of their traffic moves the
-         * biggest step. */
-        if (i > 0 && hwp_budget_left() > -1.0) {
-            lline = line_of_level(buf, max, page, sizes[i], off);
-            if (lline != line_of_level(buf, max, page, sizes[i], off))
-                lline = 0;
-        }
+        size_t lline = i > 0 ? below : 0;
         hwp_log("level %zu: %.0f bytes, %.2f ns, line %zu", i + 1, sizes[i],
                 lat[i], lline);
         emit_level((int)i + 1, sizes[i], lat[i], mhz, lline);
