@@ -40,6 +40,18 @@
  * next (Sandoval 2.3.2), while a soft transition spreads its points over a
  * wide range of latencies. */
 #define LEVEL_POINTS 3
+/* A level must also be at least LEVEL_RATIO times slower than the one
+ * before it, or it is merged into that one (hwl_merge_close).  Cache
+ * levels that are worth blocking for differ by a factor of three or more
+ * (L1 -> L2 -> L3 -> memory: 1.3, 4, 15, 55 ns here; 4, 12, 40, 200 cycles
+ * in the usual textbook table), so a factor of two is half that gap in
+ * log latency: what lies closer is a part of one level (a shared cache's
+ * near and far slices, the 18-25 ns stretch after this VM's 15 ns L3) or
+ * the start of the rise into the next, and it came and went with the
+ * neighbours' load: 3 or 4 levels over ten runs, 3 in all 24 recorded
+ * curves after the merge.  The density count alone keeps levels apart
+ * from 1.35x (levels.c), where such a stretch sits right on the edge. */
+#define LEVEL_RATIO 2.0
 
 /* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
  * disjoint runs of pages, and the curve takes the median.  With 4 KiB
@@ -392,6 +404,7 @@ int main(int argc, char **argv)
 
     levels = hwl_levels(x, ns, n, LEVEL_POINTS, FLAT_REL, sizes, lat,
                         MAX_LEVELS - 1);
+    levels = hwl_merge_close(sizes, lat, levels, LEVEL_RATIO);
     /* The last level is memory when the sweep reached it; otherwise it is
      * a cache whose end we did not see, and it is not reported. */
     if (levels < 2)

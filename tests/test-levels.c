@@ -161,6 +161,45 @@ static void recorded_median(const char *srcdir, const char *name)
         recorded_mid(name, x, y, n, sz[0], lat);
 }
 
+/* The merge of close levels (caches.c, LEVEL_RATIO 2): a plateau 1.3x
+ * slower than L3 joins it, a cache 1.5x faster than memory is the start
+ * of memory's rise, levels 3x apart stay. */
+static void merges(void)
+{
+    double sz[] = {49152, 2097152, 4194304, 25165824}, lat[] = {1.3, 4.4, 15, 20, 55};
+    double sz2[] = {49152, 2097152, 4194304, 8388608}, lat2[] = {1.3, 4.4, 15, 38, 59};
+    double sz3[] = {49152, 2097152}, lat3[] = {1.3, 4.4, 15};
+    size_t k = hwl_merge_close(sz, lat, 5, 2.0);
+    check(k == 4 && sz[1] == 2097152 && sz[2] == 25165824 && lat[2] == 15
+          && lat[3] == 55, "a plateau close to L3 is part of L3");
+    k = hwl_merge_close(sz2, lat2, 5, 2.0);
+    check(k == 4 && sz2[2] == 4194304 && lat2[2] == 15 && lat2[3] == 59,
+          "a level close to memory is the rise into memory");
+    check(hwl_merge_close(sz3, lat3, 3, 2.0) == 3, "levels 3x apart stay");
+}
+
+/* Every recorded curve, after the merge: three caches and memory. */
+static void recorded_count(const char *srcdir, const char *name)
+{
+    char path[1024], line[256], what[256];
+    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    size_t n = 0, k;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/tests/data/%s", srcdir, name);
+    if ((f = fopen(path, "r")) == NULL) {
+        perror(path);
+        exit(99);
+    }
+    while (fgets(line, sizeof line, f) != NULL && n < HWL_MAX_POINTS)
+        if (line[0] != '#' && sscanf(line, "%lf %lf", &x[n], &y[n]) == 2)
+            n++;
+    fclose(f);
+    k = hwl_merge_close(sz, lat, hwl_levels(x, y, n, 3, 0.1, sz, lat, 5), 2.0);
+    snprintf(what, sizeof what, "%s: 3 caches and memory after the merge",
+             name);
+    check(k == 4, what);
+}
+
 /* Sandoval's false-positive test: a cache's step of T(1,k) at x pages
  * shows at x/2 in T(2,k) and is dropped; a TLB's shows at x in both. */
 static void twins(void)
@@ -216,6 +255,12 @@ int main(void)
     recorded(srcdir ? srcdir : ".", "caches-kvm-2.txt");
     recorded(srcdir ? srcdir : ".", "caches-kvm-3.txt");
     recorded_median(srcdir ? srcdir : ".", "caches-kvm-4.txt");
+    merges();
+    recorded_count(srcdir ? srcdir : ".", "caches-kvm-1.txt");
+    recorded_count(srcdir ? srcdir : ".", "caches-kvm-2.txt");
+    recorded_count(srcdir ? srcdir : ".", "caches-kvm-3.txt");
+    recorded_count(srcdir ? srcdir : ".", "caches-kvm-4.txt");
+    recorded_count(srcdir ? srcdir : ".", "caches-kvm-5.txt");
     twins();
     recorded_tlb(srcdir ? srcdir : ".", "tlb-kvm-1.txt");
     recorded_tlb(srcdir ? srcdir : ".", "tlb-kvm-2.txt");

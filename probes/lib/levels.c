@@ -23,23 +23,26 @@ static void median3(const double *y, size_t n, double *out)
  * within flat_rel of its level (when in doubt, the smaller size).
  * Returns the number of levels; sizes[j] ends level j, lat[j] is its
  * median latency. */
-size_t hwl_levels(const double *x, const double *y, size_t n,
-                  size_t min_points, double flat_rel, double *sizes,
-                  double *lat, size_t max)
+static size_t levels_of(const double *x, const double *y, size_t n,
+                        size_t min_points, double flat_rel, double *sizes,
+                        double *lat, size_t max, int raw)
 {
     double ym[HWL_MAX_POINTS], lg[HWL_MAX_POINTS], centres[HWL_MAX_LEVELS + 1];
     size_t breaks[HWL_MAX_LEVELS + 1], levels, j, i;
     if (n == 0 || n > HWL_MAX_POINTS)
         return 0;
-    for (i = 0; i < n; i++)
-        ym[i] = y[i]; /* median3 reads its neighbours from y, not ym */
     median3(y, n, ym);
-    hwa_monotone(ym, NULL, n, ym);
     /* Width 0.2 keeps levels apart from about 1.35x in latency: a small L2
      * only 1.5x slower than L1 must still count, and min_points already
-     * stops a soft rise from passing for a level. */
-    levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
-                              HWL_MAX_LEVELS + 1);
+     * stops a soft rise from passing for a level.  With raw set the
+     * density sees the points before the isotonic fit (see hwl_plateaus). */
+    if (raw)
+        levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
+                                  HWL_MAX_LEVELS + 1);
+    hwa_monotone(ym, NULL, n, ym);
+    if (!raw)
+        levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
+                                  HWL_MAX_LEVELS + 1);
     if (levels < 2)
         return levels;
     if (levels > max + 1)
@@ -57,6 +60,50 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
             sizes[j] = x[i];
     }
     return levels;
+}
+
+/* Level j + 1 joins level j: boundary j goes, so the merged level ends
+ * where its slower part does, and keeps level j's latency, so a chain of
+ * close levels is compared with the fastest of them and cannot creep up
+ * into memory one small step at a time. */
+size_t hwl_merge_close(double *sizes, double *lat, size_t levels,
+                       double ratio)
+{
+    size_t j = 0, i;
+    while (j + 1 < levels) {
+        if (lat[j + 1] >= lat[j] * ratio) {
+            j++;
+            continue;
+        }
+        if (j + 2 == levels && j > 0) {
+            /* Level j is close to the last level, memory: it is the
+             * start of the rise into memory, and goes with its end. */
+            lat[j] = lat[j + 1];
+            levels--;
+            j--;
+            continue;
+        }
+        for (i = j; i + 2 < levels; i++) {
+            sizes[i] = sizes[i + 1];
+            lat[i + 1] = lat[i + 2];
+        }
+        levels--;
+    }
+    return levels;
+}
+
+size_t hwl_levels(const double *x, const double *y, size_t n,
+                  size_t min_points, double flat_rel, double *sizes,
+                  double *lat, size_t max)
+{
+    return levels_of(x, y, n, min_points, flat_rel, sizes, lat, max, 0);
+}
+
+size_t hwl_plateaus(const double *x, const double *y, size_t n,
+                    size_t min_points, double flat_rel, double *sizes,
+                    double *lat, size_t max)
+{
+    return levels_of(x, y, n, min_points, flat_rel, sizes, lat, max, 1);
 }
 
 double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,

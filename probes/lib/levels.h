@@ -23,6 +23,22 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
                   size_t min_points, double flat_rel, double *sizes,
                   double *lat, size_t max);
 
+/* hwl_levels, counting the levels on the points themselves (after the
+ * median of three) rather than on their isotonic fit.  The fit pools a
+ * hump and the dip after it into one flat run, which the density then
+ * counts as a level of its own: where a shared cache's latency swings
+ * from run to run, a level that no point of the curve ever showed. */
+size_t hwl_plateaus(const double *x, const double *y, size_t n,
+                    size_t min_points, double flat_rel, double *sizes,
+                    double *lat, size_t max);
+
+/* Merge a level into the one before it when its latency is less than
+ * `ratio` times that one's: the merged level has the faster latency and
+ * the slower one's end.  sizes[] (levels - 1 boundaries) and lat[]
+ * (levels) are rewritten in place; returns the new number of levels. */
+size_t hwl_merge_close(double *sizes, double *lat, size_t levels,
+                       double ratio);
+
 /* Where a level's rise is half done: the footprint, interpolated on log
  * scales, at which the curve (cleaned as in hwl_levels) first reaches the
  * geometric mean of lo and hi, the latencies of the level and the next,
