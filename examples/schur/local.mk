@@ -1,1 +1,33 @@
-### Schur-complement example (fragment of Makefile.am)
+## examples/schur: C := C - A*B blocked from hwparams.h (see its README.md).
+## Included from the top Makefile.am; paths are relative to the top.
+
+schur_sources = examples/schur/schur.c examples/schur/model.c \
+	examples/schur/naive.c examples/schur/schur.h examples/schur/vec.h
+schur_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples/schur
+
+# The blocked update against the naive loop on odd sizes: part of make check.
+check_PROGRAMS += examples/schur/schur-test
+TESTS += examples/schur/schur-test
+examples_schur_schur_test_SOURCES = examples/schur/test.c $(schur_sources)
+examples_schur_schur_test_CPPFLAGS = $(schur_cppflags)
+examples_schur_schur_test_LDADD = $(HW_LIBM)
+
+# The benchmark: built and run only by make bench, never by make or check.
+EXTRA_PROGRAMS += examples/schur/schur-bench
+CLEANFILES += examples/schur/schur-bench$(EXEEXT)
+examples_schur_schur_bench_SOURCES = examples/schur/bench.c $(schur_sources)
+examples_schur_schur_bench_CPPFLAGS = $(schur_cppflags)
+examples_schur_schur_bench_LDADD = $(HW_LIBM)
+if HAVE_BLAS
+examples_schur_schur_bench_CPPFLAGS += -DHAVE_BLAS $(BLAS_CFLAGS)
+examples_schur_schur_bench_LDADD += $(BLAS_LIBS)
+endif
+
+EXTRA_DIST += examples/schur/README.md
+
+# One thread for BLAS too: the comparison is single core.
+bench: bench-schur
+bench-schur: examples/schur/schur-bench$(EXEEXT)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 GOTO_NUM_THREADS=1 \
+	  examples/schur/schur-bench$(EXEEXT) $(SCHUR_BENCH_FLAGS)
+.PHONY: bench bench-schur

@@ -1,0 +1,742 @@
+/* bench.c - what the numbers in hwparams.h are worth to a blocked kernel.
+ *
+ *   schur-bench            one table: the model-driven kernel, the naive
+ *                          loop and BLAS dgemm, against this machine's peak
+ *   schur-bench --search   time a grid of blockings of the same kernel and
+ *                          report how far the model's choice is from the best
+ *   --shape M N K          only this shape (either mode)
+ *   --samples N            timed samples per point (default 9); medians
+ *   --verbose              with --search: the best few of the grid too
+ *   --offset BYTES         matrices that many bytes past a 64-byte boundary
+ *   --blocking MV NR KC MC NC KEEP_A PACK_A PACK_B
+ *                          this blocking instead of the model's (table)
+ *
+ * The model's blocking is computed once per shape, outside the timing, as
+ * a tiled factorisation would (schur_model, then schur_update_blocked).
+ * Peak is measured in the same run by independent FMA chains of the vector
+ * type the kernel uses, so "% of peak" is against what this binary, built
+ * with these CFLAGS, can issue.  One thread throughout; run BLAS with
+ * OPENBLAS_NUM_THREADS=1 (make bench does).  The machine may be shared:
+ * samples of all methods are interleaved, so a burst of noise hits one
+ * sample of each rather than every sample of one, and medians are kept.
+ */
+#define _POSIX_C_SOURCE 200112L
+#include "schur.h"
+#include "vec.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef HAVE_BLAS
+/* The Fortran interface, declared here so that no cblas.h is needed. */
+void dgemm_(const char *transa, const char *transb, const int *m,
+            const int *n, const int *k, const double *alpha, const double *a,
+            const int *lda, const double *b, const int *ldb,
+            const double *beta, double *c, const int *ldc);
+#endif
+
+#define MAX_SAMPLES 64
+#define SAMPLE_SECONDS 2e-3   /* a sample spans many timer ticks */
+
+static int samples = 9;
+static int verbose = 0;
+static struct schur_blocking forced;   /* --blocking: replaces the model */
+static int force = 0;
+
+/* CPU time of this thread where POSIX offers it: on a shared machine the
+ * time spent descheduled is not the kernel's.  (It also means a BLAS that
+ * computes in other threads would look faster than it is: make bench runs
+ * it with one thread.) */
+#ifdef CLOCK_THREAD_CPUTIME_ID
+#define BENCH_CLOCK CLOCK_THREAD_CPUTIME_ID
+#define BENCH_CLOCK_NAME "CPU time of this thread"
+#else
+#define BENCH_CLOCK CLOCK_MONOTONIC
+#define BENCH_CLOCK_NAME "wall-clock time"
+#endif
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(BENCH_CLOCK, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+
+    return (a > b) - (a < b);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* ---- peak: independent FMA chains ------------------------------------- */
+
+/* N chains x = x*s + t, each waiting only on itself: with N >= latency x
+ * throughput the FMA pipes never wait.  s and t come through volatile so
+ * that nothing folds; s < 1 keeps the values bounded. */
+static volatile double peak_s = 0.999999, peak_t = 1e-6;
+static volatile double peak_sink;
+
+/* In the plain C path the peak is that of scalar FMAs: GCC would pair the
+ * chains into vectors otherwise. */
+#if SCHUR_VL == 1 && defined(__GNUC__) && !defined(__clang__)
+#define PEAK_HOT                                                            \
+    __attribute__((optimize("fp-contract=fast", "no-tree-loop-vectorize", \
+                            "no-tree-slp-vectorize")))
+#else
+#define PEAK_HOT SCHUR_HOT
+#endif
+
+#define PEAK(N)                                                             \
+    static PEAK_HOT double peak_##N(long iters)                         \
+    {                                                                       \
+        vec_t x[N], s = VEC_SPLAT(peak_s), t = VEC_SPLAT(peak_t);           \
+        double sum = 0.0;                                                   \
+        long it;                                                            \
+        int i;                                                              \
+        for (i = 0; i < N; i++)                                             \
+            x[i] = VEC_SPLAT(i * 1e-3);                                     \
+        for (it = 0; it < iters; it++)                                      \
+            for (i = 0; i < N; i++)                                         \
+                x[i] = x[i] * s + t;                                        \
+        for (i = 0; i < N; i++) {                                           \
+            double first;                                                   \
+            memcpy(&first, &x[i], sizeof first);                            \
+            sum += first;                                                   \
+        }                                                                   \
+        return sum;                                                         \
+    }
+PEAK(4)
+PEAK(8)
+PEAK(12)
+PEAK(16)
+PEAK(20)
+PEAK(24)
+
+static double (*const peak_fn[])(long) = {
+    peak_4, peak_8, peak_12, peak_16, peak_20, peak_24
+};
+static const int peak_chains[] = {4, 8, 12, 16, 20, 24};
+#define NPEAK (int)(sizeof peak_chains / sizeof peak_chains[0])
+
+/* Peak as sampled along with the table: one calibrated loop per chain
+ * count; the best chain count's median is the peak (too few chains wait on
+ * the latency, too many spill). */
+struct peak {
+    long iters[NPEAK];
+    double rate[NPEAK][MAX_SAMPLES];
+};
+
+static void peak_calibrate(struct peak *pk)
+{
+    int i;
+
+    for (i = 0; i < NPEAK; i++)
+        for (pk->iters[i] = 1000;; pk->iters[i] *= 2) {
+            double t = now();
+            peak_sink = peak_fn[i](pk->iters[i]);
+            if (now() - t >= SAMPLE_SECONDS)
+                break;
+        }
+}
+
+static void peak_sample(struct peak *pk, int s)
+{
+    int i;
+
+    for (i = 0; i < NPEAK; i++) {
+        double t = now();
+        peak_sink = peak_fn[i](pk->iters[i]);
+        t = now() - t;
+        pk->rate[i][s] = 2e-9 * SCHUR_VL * peak_chains[i] * pk->iters[i] / t;
+    }
+}
+
+static double peak_result(struct peak *pk, int *chains)
+{
+    double best = 0.0;
+    int i;
+
+    for (i = 0; i < NPEAK; i++) {
+        double r = median(pk->rate[i], samples);
+        if (r > best)
+            best = r, *chains = peak_chains[i];
+    }
+    return best;
+}
+
+/* Peak on its own, for the search mode. */
+static double peak_alone(int *chains)
+{
+    static struct peak pk;
+    int s;
+
+    peak_calibrate(&pk);
+    for (s = 0; s < samples; s++)
+        peak_sample(&pk, s);
+    return peak_result(&pk, chains);
+}
+
+/* ---- the operands and the methods ------------------------------------- */
+
+struct problem {
+    int m, n, k, lda, ldb, ldc;
+    double *a, *b, *c;
+    void *mem[3];
+};
+
+static void fill(double *x, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        x[i] = (double)rand() / RAND_MAX - 0.5;
+}
+
+/* n doubles starting 'offset' bytes past a 64-byte boundary (malloc only
+ * promises 16): tiles of a tiled factorisation are usually allocated
+ * aligned, but a caller's matrix need not be, and the model cannot see
+ * the address, so the bench lets you choose (--offset). */
+static int offset = 0;
+
+static double *alloc_at(size_t n, void **mem)
+{
+    uintptr_t u;
+
+    *mem = malloc(sizeof(double) * n + 128);
+    if (*mem == NULL)
+        return NULL;
+    u = ((uintptr_t)*mem + 63) & ~(uintptr_t)63;
+    return (double *)(u + (uintptr_t)offset);
+}
+
+/* Tiles are stored contiguously, as a tiled factorisation stores them:
+ * each leading dimension is the number of rows. */
+static int setup(struct problem *p, int m, int n, int k)
+{
+    p->m = m, p->n = n, p->k = k;
+    p->lda = m, p->ldb = k, p->ldc = m;
+    p->a = alloc_at((size_t)m * k, &p->mem[0]);
+    p->b = alloc_at((size_t)k * n, &p->mem[1]);
+    p->c = alloc_at((size_t)m * n, &p->mem[2]);
+    if (!p->a || !p->b || !p->c)
+        return -1;
+    fill(p->a, (size_t)m * k);
+    fill(p->b, (size_t)k * n);
+    fill(p->c, (size_t)m * n);
+    return 0;
+}
+
+static void teardown(struct problem *p)
+{
+    free(p->mem[0]), free(p->mem[1]), free(p->mem[2]);
+}
+
+enum method { MODEL, NAIVE, BLAS, NMETHODS };
+
+static int have_blas(void)
+{
+#ifdef HAVE_BLAS
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* One call of a method; bl is the blocking for MODEL (and for searches). */
+static void call(enum method how, const struct schur_blocking *bl,
+                 const struct problem *p)
+{
+    if (how == MODEL)
+        schur_update_blocked(bl, p->m, p->n, p->k, p->a, p->lda, p->b,
+                             p->ldb, p->c, p->ldc);
+    else if (how == NAIVE)
+        schur_naive(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c,
+                    p->ldc);
+#ifdef HAVE_BLAS
+    else {
+        static const double minus_one = -1.0, one = 1.0;
+        dgemm_("N", "N", &p->m, &p->n, &p->k, &minus_one, p->a, &p->lda,
+               p->b, &p->ldb, &one, p->c, &p->ldc);
+    }
+#endif
+}
+
+/* Calls per sample, so that a sample lasts SAMPLE_SECONDS (at least one). */
+static long calibrate(enum method how, const struct schur_blocking *bl,
+                      const struct problem *p, double seconds)
+{
+    long reps = 1, r;
+
+    for (;;) {
+        double t = now();
+        for (r = 0; r < reps; r++)
+            call(how, bl, p);
+        t = now() - t;
+        if (t >= seconds || reps >= 1L << 20)
+            return reps;
+        reps = t > seconds / 64 ? (long)(reps * 1.2 * seconds / t) + 1
+                                : reps * 8;
+    }
+}
+
+/* Seconds per call, one sample of reps calls.  One untimed call first:
+ * the sweep has just run other shapes through the caches, and the first
+ * call would time their eviction, not this kernel. */
+static double sample(enum method how, const struct schur_blocking *bl,
+                     const struct problem *p, long reps)
+{
+    double t;
+    long r;
+
+    call(how, bl, p);
+    t = now();
+    for (r = 0; r < reps; r++)
+        call(how, bl, p);
+    return (now() - t) / reps;
+}
+
+static double gflops(const struct problem *p, double seconds)
+{
+    return 2.0 * p->m * p->n * p->k / seconds * 1e-9;
+}
+
+static void describe(const struct schur_blocking *bl, char *out, size_t size)
+{
+    snprintf(out, size, "%2dx%-2d %4d %4d %4d %c %c%c", bl->mv * SCHUR_VL,
+             bl->nr, bl->kc, bl->mc, bl->nc, bl->keep_a ? 'A' : 'B',
+             bl->pack_a ? 'A' : '-', bl->pack_b ? 'B' : '-');
+}
+
+/* ---- shapes ----------------------------------------------------------- */
+
+struct shape {
+    int m, n, k;
+};
+
+/* Square tiles 16..512, then panels m = n = 2048 with k = 64, 128, 256. */
+static int default_shapes(struct shape *s)
+{
+    static const int tiles[] = {16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
+                                512};
+    static const int depths[] = {64, 128, 256};
+    int i, n = 0;
+
+    for (i = 0; i < (int)(sizeof tiles / sizeof tiles[0]); i++, n++)
+        s[n].m = s[n].n = s[n].k = tiles[i];
+    for (i = 0; i < (int)(sizeof depths / sizeof depths[0]); i++, n++)
+        s[n].m = s[n].n = 2048, s[n].k = depths[i];
+    return n;
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+static void header(const struct schur_machine *hw, double pk, int chains)
+{
+    printf("# C := C - A*B in double precision, one thread; medians of %d "
+           "samples of %s\n", samples, BENCH_CLOCK_NAME);
+    printf("# machine: %d-double vectors, %d registers, FMA latency %d, "
+           "%.2f FMA/cycle\n", hw->lanes, hw->regs, hw->fma_latency,
+           hw->fma_per_cycle);
+    printf("#          L1D %ld B (%ld B lines, %ld-way), L2 %ld B, LLC %ld B\n",
+           hw->l1_bytes, hw->l1_line, hw->l1_assoc, hw->l2_bytes,
+           hw->llc_bytes);
+    printf("# values not in hwparams.h (fallbacks used):"
+           "%s%s%s%s%s%s%s%s%s%s\n", hw->fallback ? "" : " none",
+           hw->fallback & SCHUR_FB_VEC ? " vector-width" : "",
+           hw->fallback & SCHUR_FB_REGS ? " registers" : "",
+           hw->fallback & SCHUR_FB_FMA_LAT ? " fma-latency" : "",
+           hw->fallback & SCHUR_FB_FMA_TPUT ? " fma-throughput" : "",
+           hw->fallback & SCHUR_FB_L1 ? " L1" : "",
+           hw->fallback & SCHUR_FB_LINE ? " line" : "",
+           hw->fallback & SCHUR_FB_ASSOC ? " assoc" : "",
+           hw->fallback & SCHUR_FB_L2 ? " L2" : "",
+           hw->fallback & SCHUR_FB_LLC ? " LLC" : "");
+    printf("# peak: %.1f GFLOP/s (%d independent FMA chains of %s)\n", pk,
+           chains, SCHUR_VL > 1 ? "vectors" : "scalars");
+    if (SCHUR_VL == 1)
+        printf("# plain C build (no vector width in hwparams.h): the peak is "
+               "the scalar one,\n# and the compiler may still vectorise "
+               "parts of the kernel past it\n");
+    if (!have_blas())
+        printf("# dgemm: absent (configure found no BLAS)\n");
+    else if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
+        printf("# warning: OPENBLAS_NUM_THREADS is not set; dgemm may use "
+               "several threads\n");
+    printf("#\n# %-16s %-25s %13s %13s %13s\n", "m x n x k",
+           "model: tile  kc   mc   nc L1 pk", "model", "naive", "dgemm");
+    printf("# %-16s %-25s %13s %13s %13s\n", "", "", "GFLOP/s  %pk",
+           "GFLOP/s  %pk", "GFLOP/s  %pk");
+}
+
+/* One row of the table: its operands, blocking, and samples. */
+struct row {
+    struct shape sh;
+    struct problem p;
+    struct schur_blocking bl;
+    long reps[NMETHODS];
+    double t[NMETHODS][MAX_SAMPLES];
+};
+
+static int methods(void)
+{
+    return have_blas() ? NMETHODS : BLAS;
+}
+
+static int row_setup(const struct schur_machine *hw, struct row *r)
+{
+    int how;
+
+    if (setup(&r->p, r->sh.m, r->sh.n, r->sh.k) != 0)
+        return -1;
+    schur_model(hw, r->sh.m, r->sh.n, r->sh.k, r->p.lda, r->p.ldb, &r->bl);
+    if (force)
+        r->bl = forced;
+    for (how = 0; how < methods(); how++)
+        r->reps[how] = calibrate((enum method)how, &r->bl, &r->p,
+                                 SAMPLE_SECONDS);
+    return 0;
+}
+
+static void row_print(struct row *r, double pk)
+{
+    char name[32], blk[48];
+    int how;
+
+    snprintf(name, sizeof name, "%dx%dx%d", r->sh.m, r->sh.n, r->sh.k);
+    describe(&r->bl, blk, sizeof blk);
+    printf("  %-16s %-25s", name, blk);
+    for (how = 0; how < methods(); how++) {
+        double g = gflops(&r->p, median(r->t[how], samples));
+        printf(" %7.1f %4.0f%%", g, 100.0 * g / pk);
+    }
+    printf(have_blas() ? "\n" : "        absent\n");
+}
+
+/* The range each method covers on the square tiles 48..256, the sizes
+ * tiled factorisations use. */
+static void summary(struct row *rows, int n, double pk)
+{
+    double lo[NMETHODS], hi[NMETHODS];
+    int i, how, any = 0;
+
+    for (i = 0; i < n; i++) {
+        struct shape *s = &rows[i].sh;
+        if (s->m != s->n || s->m != s->k || s->m < 48 || s->m > 256)
+            continue;
+        for (how = 0; how < methods(); how++) {
+            double r = 100.0 / pk * gflops(&rows[i].p,
+                                           median(rows[i].t[how], samples));
+            if (!any || r < lo[how])
+                lo[how] = r;
+            if (!any || r > hi[how])
+                hi[how] = r;
+        }
+        any = 1;
+    }
+    if (!any)
+        return;
+    printf("# tiles 48..256, %% of peak: model %.0f-%.0f", lo[MODEL],
+           hi[MODEL]);
+    printf(", naive %.0f-%.0f", lo[NAIVE], hi[NAIVE]);
+    if (have_blas())
+        printf(", dgemm %.0f-%.0f", lo[BLAS], hi[BLAS]);
+    printf("\n");
+}
+
+/* The whole table is swept once per sample, peak included, so that a burst
+ * of noise from other work on the machine lands on one sample of many
+ * points, not on every sample of one. */
+static int table(const struct schur_machine *hw, const struct shape *sh, int n)
+{
+    static struct peak pk;
+    struct row *rows = calloc((size_t)n, sizeof *rows);
+    int i, s, how, chains = 0;
+    double peak_rate;
+
+    if (rows == NULL)
+        return 99;
+    peak_calibrate(&pk);
+    for (i = 0; i < n; i++) {
+        rows[i].sh = sh[i];
+        if (row_setup(hw, &rows[i]) != 0) {
+            fprintf(stderr, "schur-bench: out of memory\n");
+            return 99;
+        }
+    }
+    for (s = 0; s < samples; s++) {
+        peak_sample(&pk, s);
+        for (i = 0; i < n; i++)
+            for (how = 0; how < methods(); how++)
+                rows[i].t[how][s] = sample((enum method)how, &rows[i].bl,
+                                           &rows[i].p, rows[i].reps[how]);
+    }
+    peak_rate = peak_result(&pk, &chains);
+    header(hw, peak_rate, chains);
+    for (i = 0; i < n; i++)
+        row_print(&rows[i], peak_rate);
+    summary(rows, n, peak_rate);
+    for (i = 0; i < n; i++)
+        teardown(&rows[i].p);
+    free(rows);
+    return 0;
+}
+
+/* ---- the search ------------------------------------------------------- */
+
+struct candidate {
+    struct schur_blocking bl;
+    double t;   /* seconds per call */
+};
+
+#define MAX_CANDIDATES 4096
+#define CONFIRM 5   /* the grid's best few, timed again with the model's */
+
+/* The grid: every compiled register tile, both loop orders, the four
+ * packings, and depths kc of 32..512 (those above k/8, and k itself); mc
+ * and nc follow each candidate's own order and kc by the model's rule
+ * (they bind only for the panels). */
+static int grid(const struct schur_machine *hw, int m, int n, int k,
+                struct candidate *c)
+{
+    static const int depths[] = {32, 64, 128, 256, 512};
+    int kcs[8], nk = 0, i, mv, nr, ik, v, count = 0;
+
+    for (i = 0; i < (int)(sizeof depths / sizeof depths[0]); i++)
+        if (depths[i] < k && depths[i] * 8 > k)
+            kcs[nk++] = depths[i];
+    kcs[nk++] = k;
+    for (mv = 1; mv <= SCHUR_MAX_MV; mv++)
+        for (nr = 1; nr <= SCHUR_MAX_NR; nr++)
+            for (ik = 0; ik < nk; ik++)
+                for (v = 0; v < 8 && count < MAX_CANDIDATES; v++) {
+                    struct schur_blocking *b = &c[count++].bl;
+                    b->mv = mv, b->nr = nr, b->kc = kcs[ik];
+                    b->keep_a = v >> 2;
+                    b->pack_a = v & 1, b->pack_b = v >> 1 & 1;
+                    schur_model_outer(hw, b, m, n);
+                }
+    return count;
+}
+
+static int by_time(const void *x, const void *y)
+{
+    return cmp_double(&((const struct candidate *)x)->t,
+                      &((const struct candidate *)y)->t);
+}
+
+/* One quick sample per candidate, three for those near the best so far. */
+static void time_grid(struct candidate *c, int n, const struct problem *p,
+                      long reps)
+{
+    double best = 1e30, x[3];
+    int i, s;
+
+    for (i = 0; i < n; i++) {
+        c[i].t = sample(MODEL, &c[i].bl, p, reps);
+        if (c[i].t < 1.1 * best) {
+            x[0] = c[i].t;
+            for (s = 1; s < 3; s++)
+                x[s] = sample(MODEL, &c[i].bl, p, reps);
+            c[i].t = median(x, 3);
+        }
+        if (c[i].t < best)
+            best = c[i].t;
+    }
+    qsort(c, (size_t)n, sizeof *c, by_time);
+}
+
+/* Interleaved medians of the n candidates, nsamples each. */
+static void rematch(struct candidate *c, int n, const struct problem *p,
+                    long reps, int nsamples)
+{
+    double t[CONFIRM + 1][MAX_SAMPLES];
+    int i, s;
+
+    for (s = 0; s < nsamples; s++)
+        for (i = 0; i < n; i++)
+            t[i][s] = sample(MODEL, &c[i].bl, p, reps);
+    for (i = 0; i < n; i++)
+        c[i].t = median(t[i], nsamples);
+}
+
+/* Index of the fastest of n candidates. */
+static int fastest(const struct candidate *c, int n)
+{
+    int i, best = 0;
+
+    for (i = 1; i < n; i++)
+        if (c[i].t < c[best].t)
+            best = i;
+    return best;
+}
+
+/* The best of a large noisy grid is biased: its time is the luckiest of
+ * many.  So the grid's best few and the model's choice are timed again,
+ * interleaved; and the winner of that, if it is not the model's choice,
+ * meets the model once more on fresh samples, which alone give an unbiased
+ * gap.  Returns the gap: how much slower the model's choice is (negative:
+ * faster). */
+static double final_gap(struct candidate *top, int nt, struct candidate *duel,
+                         const struct problem *p, long reps)
+{
+    int best;
+
+    rematch(top, nt, p, reps, samples);
+    best = fastest(top, nt);
+    duel[0] = top[0], duel[1] = top[best];
+    if (best == 0)
+        return 0.0;
+    rematch(duel, 2, p, reps, samples * 2 > MAX_SAMPLES ? MAX_SAMPLES
+                                                          : samples * 2);
+    return 1.0 - duel[1].t / duel[0].t;
+}
+
+static void search_row(const struct shape *sh, const struct candidate *duel,
+                       double gap, int n, double pk, double seconds)
+{
+    double flop = 2.0 * sh->m * sh->n * sh->k;
+    double gm = flop / duel[0].t * 1e-9, gb = flop / duel[1].t * 1e-9;
+    char name[32], mb[48], bb[48];
+
+    snprintf(name, sizeof name, "%dx%dx%d", sh->m, sh->n, sh->k);
+    describe(&duel[0].bl, mb, sizeof mb);
+    describe(&duel[1].bl, bb, sizeof bb);
+    printf("  %-16s %-25s %6.1f %3.0f%%  %-25s %6.1f %3.0f%%  %5.1f%%",
+           name, mb, gm, 100 * gm / pk, bb, gb, 100 * gb / pk, 100.0 * gap);
+    printf("  %5d %5.1f\n", n, seconds);
+    fflush(stdout);
+}
+
+/* With --verbose: the first rematch, to see how flat the top is. */
+static void show_top(const struct shape *sh, const struct candidate *top,
+                     int n, double pk)
+{
+    char blk[48];
+    int i;
+
+    for (i = 0; i < n; i++) {
+        double g = 2.0 * sh->m * sh->n * sh->k / top[i].t * 1e-9;
+        describe(&top[i].bl, blk, sizeof blk);
+        printf("  %16s %-25s %6.1f %3.0f%%%s\n", "", blk, g, 100 * g / pk,
+               i == 0 ? "  (model)" : "");
+    }
+}
+
+static void search_shape(const struct schur_machine *hw, const struct shape *sh,
+                         double pk, struct candidate *c)
+{
+    struct candidate top[CONFIRM + 1], duel[2];
+    struct problem p;
+    double t0 = now(), gap;
+    int n, i, nt;
+    long reps;
+
+    if (setup(&p, sh->m, sh->n, sh->k) != 0) {
+        printf("  %dx%dx%d: out of memory\n", sh->m, sh->n, sh->k);
+        teardown(&p);
+        return;
+    }
+    schur_model(hw, sh->m, sh->n, sh->k, p.lda, p.ldb, &top[0].bl);
+    reps = calibrate(MODEL, &top[0].bl, &p, SAMPLE_SECONDS / 2);
+    n = grid(hw, sh->m, sh->n, sh->k, c);
+    time_grid(c, n, &p, reps);
+    nt = n < CONFIRM ? n + 1 : CONFIRM + 1;
+    for (i = 1; i < nt; i++)
+        top[i] = c[i - 1];
+    gap = final_gap(top, nt, duel, &p, reps);
+    search_row(sh, duel, gap, n, pk, now() - t0);
+    if (verbose)
+        show_top(sh, top, nt, pk);
+    teardown(&p);
+}
+
+static void search_header(double pk)
+{
+    printf("# search: every blocking of the grid timed once (three times when "
+           "near the best);\n# the %d best and the model's choice again, "
+           "interleaved, medians of %d;\n# the winner against the model's "
+           "choice on fresh samples, medians of %d\n", CONFIRM, samples,
+           samples * 2 > MAX_SAMPLES ? MAX_SAMPLES : samples * 2);
+    printf("# peak %.1f GFLOP/s; gap = how much slower the model's choice is "
+           "than the best\n#\n", pk);
+    printf("# %-16s %-25s %11s   %-25s %11s  %6s  %5s %5s\n", "m x n x k",
+           "model: tile  kc   mc   nc L1 pk", "GFLOP/s %pk",
+           "best: tile  kc   mc   nc L1 pk", "GFLOP/s %pk", "gap", "tried",
+           "s");
+}
+
+/* ---- main ------------------------------------------------------------- */
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: schur-bench [--search] [--verbose] "
+            "[--shape M N K] [--samples N] [--offset BYTES]\n"
+            "       [--blocking MV NR KC MC NC KEEP_A PACK_A PACK_B]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    struct shape shapes[32];
+    struct schur_machine hw;
+    int nshapes = default_shapes(shapes), search = 0, chains = 0, i;
+    double pk;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--search") == 0)
+            search = 1;
+        else if (strcmp(argv[i], "--verbose") == 0)
+            verbose = 1;
+        else if (strcmp(argv[i], "--shape") == 0 && i + 3 < argc) {
+            shapes[0].m = atoi(argv[++i]);
+            shapes[0].n = atoi(argv[++i]);
+            shapes[0].k = atoi(argv[++i]);
+            nshapes = 1;
+            if (shapes[0].m < 1 || shapes[0].n < 1 || shapes[0].k < 1)
+                return usage();
+        } else if (strcmp(argv[i], "--blocking") == 0 && i + 8 < argc) {
+            struct schur_blocking *f = &forced;
+            int *field[8];
+            int j;
+            field[0] = &f->mv, field[1] = &f->nr, field[2] = &f->kc;
+            field[3] = &f->mc, field[4] = &f->nc, field[5] = &f->keep_a;
+            field[6] = &f->pack_a, field[7] = &f->pack_b;
+            for (j = 0; j < 8; j++)
+                *field[j] = atoi(argv[++i]);
+            force = 1;
+        } else if (strcmp(argv[i], "--offset") == 0 && i + 1 < argc) {
+            offset = atoi(argv[++i]);
+            if (offset < 0 || offset > 64 || offset % 8 != 0)
+                return usage();
+        } else if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) {
+            samples = atoi(argv[++i]);
+            if (samples < 1 || samples > MAX_SAMPLES)
+                return usage();
+        } else
+            return usage();
+    }
+    schur_machine(&hw);
+    if (search) {
+        struct candidate *c = malloc(sizeof *c * MAX_CANDIDATES);
+        if (c == NULL)
+            return 99;
+        pk = peak_alone(&chains);
+        search_header(pk);
+        for (i = 0; i < nshapes; i++)
+            search_shape(&hw, &shapes[i], pk, c);
+        free(c);
+        return 0;
+    }
+    return table(&hw, shapes, nshapes);
+}
