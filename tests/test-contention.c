@@ -1,0 +1,102 @@
+/* test-contention.c - unit tests of the contention verdict behind the
+ * unified-cache probe (probes/lib/contention.c), on times recorded on the
+ * 2-core KVM reference machine (probes/unified -v) and on synthetic ones.
+ * Deterministic; prints "ok N - ..." or "not ok N - ..." per check and
+ * exits 0 when all pass. */
+#include "contention.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static int checks, failures;
+
+static void check(int cond, const char *what)
+{
+    checks++;
+    failures += !cond;
+    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
+}
+
+/* ns per line, as probes/unified -v logs them, for each footprint f:
+ * instructions, data, instructions at 2f, data at 2f, both at f + f. */
+struct footprint { double inst, data, inst2, data2, both; };
+
+/* The level's verdict from n recorded footprints. */
+static int verdict(const struct footprint *fp, size_t n)
+{
+    double ratio[8], penalty[8];
+    size_t i;
+    for (i = 0; i < n && i < 8; i++) {
+        double t[HWP_U_TESTS];
+        t[HWP_U_INST] = fp[i].inst;
+        t[HWP_U_DATA] = fp[i].data;
+        t[HWP_U_INST2] = 2.0 * fp[i].inst2; /* twice the lines */
+        t[HWP_U_DATA2] = 2.0 * fp[i].data2;
+        t[HWP_U_BOTH] = fp[i].both;
+        hwp_unified_ratios(t, &ratio[i], &penalty[i]);
+    }
+    return hwp_contended(ratio, penalty, i);
+}
+
+/* The split 48 KiB L1D / 64 KiB L1I: f = 20, 28, 44, 60 KiB.  Together
+ * within 12% of the sum alone, while doubling costs 60-80%. */
+static const struct footprint l1_split[] = {
+    {5.98, 1.67, 6.36, 1.79, 6.30}, {5.11, 1.67, 7.02, 4.27, 6.76},
+    {6.12, 1.79, 9.98, 4.28, 8.86}, {7.18, 4.27, 11.28, 4.29, 11.96},
+};
+/* The same under noise: one footprint's together/alone at 1.11. */
+static const struct footprint l1_noisy[] = {
+    {5.57, 1.71, 6.97, 1.84, 7.43}, {4.91, 1.67, 7.12, 4.25, 7.30},
+    {6.28, 1.79, 9.71, 4.28, 9.04}, {7.33, 4.27, 11.16, 4.28, 11.75},
+};
+/* The unified 2 MiB L2 (effective 1.45 MB): f = 724 KiB .. 2 MiB, in the
+ * run with the least contention seen (pooled 0.29 of the penalty). */
+static const struct footprint l2_unified[] = {
+    {14.80, 4.42, 15.62, 16.77, 20.60}, {14.82, 6.42, 16.59, 19.74, 24.74},
+    {15.21, 8.72, 18.39, 24.72, 32.24}, {16.65, 11.76, 18.92, 26.48, 35.17},
+};
+/* The L3 (effective 7 MB), shared with other guests: weak, but pooled
+ * still above the cut.  (The probe does not test it once the L2 is
+ * unified: no chip puts a split level above a unified one.) */
+static const struct footprint l3_unified[] = {
+    {18.69, 10.18, 19.75, 10.48, 32.52}, {18.98, 9.69, 20.35, 19.89, 32.45},
+    {19.50, 8.94, 20.40, 21.52, 33.42}, {19.76, 9.61, 21.96, 25.03, 34.24},
+};
+
+#define COUNT(a) (sizeof (a) / sizeof *(a))
+
+static void test_recorded(void)
+{
+    check(verdict(l1_split, COUNT(l1_split)) == 0, "recorded L1: split");
+    check(verdict(l1_noisy, COUNT(l1_noisy)) == 0, "recorded noisy L1: split");
+    check(verdict(l2_unified, COUNT(l2_unified)) == 1, "recorded L2: unified");
+    check(verdict(l3_unified, COUNT(l3_unified)) == 1, "recorded L3: unified");
+}
+
+static void test_synthetic(void)
+{
+    /* Unified and ideal: together costs what both doubled cost. */
+    static const struct footprint ideal[] = {{10, 5, 20, 15, 35}};
+    /* Split: together is the sum, however much doubling costs. */
+    static const struct footprint split[] = {{10, 5, 30, 20, 15.2}};
+    /* A level whose edge is not between f and 2f: nothing to judge. */
+    static const struct footprint flat[] = {{10, 5, 10.5, 5.2, 16}};
+    /* An SMT-like case where only the data side has a penalty, and the
+     * two compete: still unified. */
+    static const struct footprint data_only[] = {{4, 4, 4, 12, 12}};
+    double r[2] = {NAN, 2.0}, p[2] = {1.8, NAN};
+    check(verdict(ideal, 1) == 1, "ideal unified level");
+    check(verdict(split, 1) == 0, "split level with a large penalty");
+    check(verdict(flat, 1) == -1, "no penalty: cannot tell");
+    check(verdict(data_only, 1) == 1, "penalty on the data side only");
+    check(hwp_contended(r, p, 2) == -1, "NaN ratios and penalties are skipped");
+    check(hwp_contended(r, p, 0) == -1, "no footprints: cannot tell");
+}
+
+int main(void)
+{
+    test_recorded();
+    test_synthetic();
+    printf("1..%d\n", checks);
+    return failures == 0 ? 0 : 1;
+}
