@@ -1,12 +1,12 @@
-### cores, bandwidth, scheduler and instruction-cache probes (fragment of
+### cores, bandwidth, scheduler, instruction-cache and cache-sharing probes (fragment of
 ### Makefile.am).  The threaded probes need the thread flag configure found.
 probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
 	probes/lib/contexts.c probes/lib/team.h probes/lib/code.h \
 	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
-	probes/icache.c probes/unified.c
+	probes/icache.c probes/unified.c probes/shared.c
 probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \
-	probes/unified
+	probes/unified probes/shared
 macro_sources += m4/src/hw_cores.m4
 
 probes_cores_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
@@ -17,6 +17,8 @@ probes_sched_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_sched_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 probes_icache_LDADD = $(probe_ldadd)
 probes_unified_LDADD = $(probe_ldadd)
+probes_shared_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_shared_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 
 # The analysis of the threaded probes, on recorded data.
 check_PROGRAMS += tests/test-cores
@@ -31,6 +33,7 @@ tests_test_contention_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-contention
 
 cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
-	tests/icache.test tests/unified.test
+	tests/icache.test tests/unified.test \
+	tests/shared.test
 TESTS += $(cores_tests)
 EXTRA_DIST += $(cores_tests)

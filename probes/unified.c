@@ -24,9 +24,10 @@
 
 #include <stdlib.h>
 
-/* Largest effective size tested: 2f of code and 2f of data must be
- * allocated, copied and walked within the budget. */
-#define MAX_LEVEL_BYTES (32u << 20)
+/* Largest effective size tested: 2f of code and 2f of data, f up to 1.4
+ * times the size, must be copied and walked within the budget and stay
+ * within configure's 128 MiB (90 MiB at 16 MiB). */
+#define MAX_LEVEL_BYTES (16u << 20)
 /* Footprints f as fractions of the effective size.  The test sees a
  * unified level only where f fits and 2f does not; effective sizes are
  * where latency starts to rise, soft edges on a shared machine, so the
@@ -34,6 +35,8 @@
  * (Sandoval's sweep, Figure 3.7, cut to the points around the level). */
 static const double fraction[] = {0.5, 0.7, 1.0, 1.4};
 #define NFRACTIONS (sizeof fraction / sizeof *fraction)
+/* A verdict needs this many footprints whose doubling hurts. */
+#define MIN_POINTS 2
 
 /* One footprint of one level: f pages, and the order of the code pages
  * for f and for 2f; the code and data are the level's, shared. */
@@ -194,7 +197,7 @@ static int judge(const struct level *lv, size_t n, const double *best)
                 penalty[i]);
         hwp_dump((double)(2 * lv[i].pages * page), ratio[i]);
     }
-    return hwp_contended(ratio, penalty, n);
+    return hwp_contended(ratio, penalty, n, MIN_POINTS);
 }
 
 int main(int argc, char **argv)

@@ -35,7 +35,7 @@ static int verdict(const struct footprint *fp, size_t n)
         t[HWP_U_BOTH] = fp[i].both;
         hwp_unified_ratios(t, &ratio[i], &penalty[i]);
     }
-    return hwp_contended(ratio, penalty, i);
+    return hwp_contended(ratio, penalty, i, 2);
 }
 
 /* The split 48 KiB L1D / 64 KiB L1I: f = 20, 28, 44, 60 KiB.  Together
@@ -76,27 +76,72 @@ static void test_recorded(void)
 static void test_synthetic(void)
 {
     /* Unified and ideal: together costs what both doubled cost. */
-    static const struct footprint ideal[] = {{10, 5, 20, 15, 35}};
+    static const struct footprint ideal[] = {{10, 5, 20, 15, 35}, {10, 6, 22, 18, 39}};
     /* Split: together is the sum, however much doubling costs. */
-    static const struct footprint split[] = {{10, 5, 30, 20, 15.2}};
+    static const struct footprint split[] = {{10, 5, 30, 20, 15.2}, {11, 6, 30, 22, 16.9}};
     /* A level whose edge is not between f and 2f: nothing to judge. */
-    static const struct footprint flat[] = {{10, 5, 10.5, 5.2, 16}};
+    static const struct footprint flat[] = {{10, 5, 10.5, 5.2, 16}, {10, 5, 10.2, 5.1, 15}};
     /* An SMT-like case where only the data side has a penalty, and the
      * two compete: still unified. */
-    static const struct footprint data_only[] = {{4, 4, 4, 12, 12}};
+    static const struct footprint data_only[] = {{4, 4, 4, 12, 12}, {4, 5, 4, 14, 13}};
     double r[2] = {NAN, 2.0}, p[2] = {1.8, NAN};
-    check(verdict(ideal, 1) == 1, "ideal unified level");
-    check(verdict(split, 1) == 0, "split level with a large penalty");
-    check(verdict(flat, 1) == -1, "no penalty: cannot tell");
-    check(verdict(data_only, 1) == 1, "penalty on the data side only");
-    check(hwp_contended(r, p, 2) == -1, "NaN ratios and penalties are skipped");
-    check(hwp_contended(r, p, 0) == -1, "no footprints: cannot tell");
+    check(verdict(ideal, 2) == 1, "ideal unified level");
+    check(verdict(split, 2) == 0, "split level with a large penalty");
+    check(verdict(flat, 2) == -1, "no penalty: cannot tell");
+    check(verdict(data_only, 2) == 1, "penalty on the data side only");
+    check(hwp_contended(r, p, 2, 1) == -1, "NaN ratios and penalties are skipped");
+    check(hwp_contended(r, p, 0, 1) == -1, "no footprints: cannot tell");
+}
+
+/* The sharing test (probes/shared.c): one thread's time over f while a
+ * thread on another CPU runs its own f, over its time alone; and its
+ * doubling penalty alone.  f = 0.5, 0.7, 1.0, 1.4 times the level. */
+static void test_sharing(void)
+{
+    /* Recorded: the reference VM's private 2 MiB L2s, two runs. */
+    static const double l2_ratio[] = {1.00, 1.01, 1.20, 1.14};
+    static const double l2_penalty[] = {1.11, 1.39, 1.77, 2.43};
+    static const double l2b_ratio[] = {1.00, 1.01, 1.03, 1.09};
+    static const double l2b_penalty[] = {1.00, 1.62, 2.22, 2.39};
+    /* Recorded: its L3, shared with other guests' benchmarks, which
+     * spoiled the runs alone (doubling "faster"): no answer, rather than
+     * a wrong one. */
+    static const double l3_ratio[] = {1.07, 1.04, 1.50, 1.30};
+    static const double l3_penalty[] = {1.34, 1.06, 0.95, 0.74};
+    static const double l3b_ratio[] = {0.60, 0.80, 1.23, 1.73};
+    static const double l3b_penalty[] = {0.67, 0.62, 0.71, 0.84};
+    /* Synthetic: SMT siblings sharing an L2 (the pair slows about as much
+     * as doubling), cores sharing an L3 behind a weaker penalty, and two
+     * sockets' L3s (no slowdown at all). */
+    static const double smt_ratio[] = {1.02, 1.35, 1.9, 1.6};
+    static const double smt_penalty[] = {1.05, 1.6, 2.3, 2.0};
+    static const double l3s_ratio[] = {1.0, 1.15, 1.3, 1.2};
+    static const double l3s_penalty[] = {1.1, 1.4, 1.9, 1.7};
+    static const double socket_ratio[] = {1.0, 1.02, 0.99, 1.05};
+    static const double socket_penalty[] = {1.1, 1.4, 3.0, 3.5};
+    check(hwp_contended(l2_ratio, l2_penalty, 4, 2) == 0,
+          "recorded private L2: not shared");
+    check(hwp_contended(l2b_ratio, l2b_penalty, 4, 2) == 0,
+          "recorded private L2, second run: not shared");
+    check(hwp_contended(l3_ratio, l3_penalty, 4, 2) == -1,
+          "recorded L3 under others' load: cannot tell");
+    check(hwp_contended(l3b_ratio, l3b_penalty, 4, 2) == -1,
+          "recorded L3, spoiled runs alone: cannot tell");
+    check(hwp_contended(smt_ratio, smt_penalty, 4, 2) == 1,
+          "SMT siblings share the L2");
+    check(hwp_contended(l3s_ratio, l3s_penalty, 4, 2) == 1,
+          "cores of one socket share the L3");
+    check(hwp_contended(socket_ratio, socket_penalty, 4, 2) == 0,
+          "cores of two sockets do not share an L3");
+    check(hwp_contended(smt_ratio, smt_penalty, 2, 2) == -1,
+          "one footprint that counts is not enough");
 }
 
 int main(void)
 {
     test_recorded();
     test_synthetic();
+    test_sharing();
     printf("1..%d\n", checks);
     return failures == 0 ? 0 : 1;
 }

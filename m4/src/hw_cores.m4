@@ -30,13 +30,15 @@ AC_SUBST([HW_PTHREAD])
 # HW_PROBE_CORES
 # --------------
 # The family: execution contexts, memory bandwidth, the scheduler's slice,
-# the instruction cache and which cache levels are unified.
+# the instruction cache, which cache levels are unified and which CPUs
+# share them.
 AC_DEFUN([HW_PROBE_CORES],
 [HW_PROBE_CONTEXTS
 HW_PROBE_BANDWIDTH
 HW_PROBE_SCHED
 HW_PROBE_ICACHE
 HW_PROBE_UNIFIED
+HW_PROBE_SHARED
 ])
 
 # HW_PROBE_CONTEXTS
@@ -129,4 +131,26 @@ _HW_VALUE([l]_hw_l[_unified], [int], [0], [1], [none], [caches],
   [1 when the L]_hw_l[ holds instructions as well as data, 0 when data only])dnl
 ])dnl
 _HW_RUN([unified], [l2_unified l3_unified], [1])
+])
+
+# HW_PROBE_SHARED
+# ---------------
+# How many usable CPUs share the L2 and the L3 with the first one: a
+# thread there slows down when another CPU's thread fills a cache they
+# share (the contention test, as for unified levels).  llc_domains is the
+# usable CPUs over those sharing the last level: the groups to split
+# threads into, one per last-level cache.  A level the test cannot judge
+# (a neighbour's load on a shared machine, or more than 16 CPUs) stays
+# undefined.
+AC_DEFUN([HW_PROBE_SHARED],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
+m4_foreach([_hw_l], [[2], [3]], [dnl
+_HW_VALUE([l]_hw_l[_shared_cpus], [int], [1], [1024], [none], [caches],
+  [usable CPUs sharing one L]_hw_l[ (the first CPU and those it shares with)])dnl
+])dnl
+_HW_VALUE([llc_domains], [int], [1], [1024], [none], [cores],
+  [groups of usable CPUs that each share one last-level cache])dnl
+_HW_RUN([shared], [l2_shared_cpus l3_shared_cpus llc_domains], [1], [],
+  [$HW_PTHREAD])
 ])

@@ -3,19 +3,25 @@
 
 #include <math.h>
 
-int hwp_contended(const double *ratio, const double *penalty, size_t n)
+int hwp_contended(const double *ratio, const double *penalty, size_t n,
+                  size_t min_points)
 {
     double slowdown = 0.0, expected = 0.0;
     size_t i, counted = 0;
     for (i = 0; i < n; i++) {
-        if (!isfinite(ratio[i]) || !isfinite(penalty[i]) ||
-            penalty[i] < 1.0 + HWP_MIN_PENALTY)
+        if (!isfinite(ratio[i]) || !isfinite(penalty[i]))
             continue;
+        if (penalty[i] < HWP_SPOILED_PENALTY)
+            return -1;
+        if (penalty[i] < 1.0 + HWP_MIN_PENALTY)
+            continue;
+        if (ratio[i] < HWP_SPOILED_RATIO)
+            return -1;
         slowdown += ratio[i] - 1.0;
         expected += penalty[i] - 1.0;
         counted++;
     }
-    if (counted == 0)
+    if (counted == 0 || counted < min_points)
         return -1;
     /* Not half way from no contention to the full penalty: on the
      * reference machine two footprints in its unified 2 MiB L2 slow by

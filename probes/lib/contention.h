@@ -23,14 +23,22 @@
 /* Contention is a slowdown of at least this share of the penalty. */
 #define HWP_CONTENTION_SHARE 0.25
 
+/* A footprint's times are spoiled (a neighbour's load on a shared cache
+ * during the run alone) when doubling it makes it faster per access, or
+ * together is much faster than alone: below these. */
+#define HWP_SPOILED_PENALTY 0.9
+#define HWP_SPOILED_RATIO 0.8
+
 /* ratio[i]: time together over the sum of the times alone (1: no
  * contention), at footprint i; penalty[i]: the same for one footprint
  * doubled.  Over the footprints whose penalty is at least
  * 1 + HWP_MIN_PENALTY, pools the slowdowns and the penalties: 1 when the
  * slowdowns add up to HWP_CONTENTION_SHARE of the penalties (contention),
- * 0 when less, -1 when no footprint counts.  Pooling several footprints
- * lets no single noisy one decide. */
-int hwp_contended(const double *ratio, const double *penalty, size_t n);
+ * 0 when less.  -1 (cannot tell) when fewer than min_points footprints
+ * count, or when one is spoiled.  Pooling several footprints lets no
+ * single noisy one decide. */
+int hwp_contended(const double *ratio, const double *penalty, size_t n,
+                  size_t min_points);
 
 /* The five times of the unified-cache test of one footprint, seconds per
  * pass: instructions alone (f), data alone (f), each doubled (2f), and
