@@ -20,7 +20,9 @@
  * sharing the last level: how many groups a program should split its
  * threads into so that each group shares one last-level cache.  It
  * assumes groups of equal size, as on every multi-socket and multi-die
- * part we know of.  A level is left out when it is too large, or the
+ * part we know of.  Input max_level=2 stops after the L2: configure
+ * asks only for the L2, since on the reference VM, whose L3 is shared
+ * with other guests, the L3 answer did not repeat (1, 2 or none).  A level is left out when it is too large, or the
  * CPUs too many, to pair every CPU with the first within the budget. */
 #include "lib/chain.h"
 #include "lib/contention.h"
@@ -232,10 +234,14 @@ int main(int argc, char **argv)
         int n;
         if (!(s > 0.0))
             continue;
+        /* The last level decides llc_domains; one not tested, none. */
+        llc = 0;
+        if (i + 2 > (int)hwp_input("max_level", 3.0))
+            continue;
         found = 1;
         /* One usable CPU shares everything it has with nobody else. */
         n = ncpus == 1 ? 1 : shared_cpus(names[i], s);
-        llc = n; /* the last level tested decides */
+        llc = n;
         if (n > 0)
             hwp_emit_int(keys[i], n);
     }
