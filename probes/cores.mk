@@ -1,10 +1,12 @@
-### cores, bandwidth, scheduler and instruction-cache probes (fragment of
+### cores, bandwidth, scheduler, instruction-cache and cache-sharing probes (fragment of
 ### Makefile.am).  The threaded probes need the thread flag configure found.
 probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
-	probes/lib/contexts.c probes/lib/team.h
+	probes/lib/contexts.c probes/lib/team.h probes/lib/code.h \
+	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
-	probes/icache.c
-probe_programs += probes/cores probes/bandwidth probes/sched probes/icache
+	probes/icache.c probes/unified.c probes/shared.c
+probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \
+	probes/unified probes/shared
 macro_sources += m4/src/hw_cores.m4
 
 probes_cores_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
@@ -14,6 +16,9 @@ probes_bandwidth_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 probes_sched_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_sched_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 probes_icache_LDADD = $(probe_ldadd)
+probes_unified_LDADD = $(probe_ldadd)
+probes_shared_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_shared_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 
 # The analysis of the threaded probes, on recorded data.
 check_PROGRAMS += tests/test-cores
@@ -21,8 +26,14 @@ tests_test_cores_SOURCES = tests/test-cores.c
 tests_test_cores_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_cores_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-cores
+check_PROGRAMS += tests/test-contention
+tests_test_contention_SOURCES = tests/test-contention.c
+tests_test_contention_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_contention_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-contention
 
 cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
-	tests/icache.test
+	tests/icache.test tests/unified.test \
+	tests/shared.test
 TESTS += $(cores_tests)
 EXTRA_DIST += $(cores_tests)

@@ -30,12 +30,15 @@ AC_SUBST([HW_PTHREAD])
 # HW_PROBE_CORES
 # --------------
 # The family: execution contexts, memory bandwidth, the scheduler's slice,
-# and the instruction cache.
+# the instruction cache, which cache levels are unified and which CPUs
+# share them.
 AC_DEFUN([HW_PROBE_CORES],
 [HW_PROBE_CONTEXTS
 HW_PROBE_BANDWIDTH
 HW_PROBE_SCHED
 HW_PROBE_ICACHE
+HW_PROBE_UNIFIED
+HW_PROBE_SHARED
 ])
 
 # HW_PROBE_CONTEXTS
@@ -110,4 +113,38 @@ _HW_VALUE([l1i_effective_bytes], [int], [1024], [16777216], [none], [caches],
   [largest instruction footprint before fetch slows (L1I or op cache), in bytes])dnl
 AS_IF([test "x$GCC" = xyes], [hw_icache_flags=-g0], [hw_icache_flags=])
 _HW_RUN([icache], [l1i_effective_bytes], [1], [], [$hw_icache_flags])
+])
+
+# HW_PROBE_UNIFIED
+# ----------------
+# Which of the data-cache levels the memory probes found also hold
+# instructions (Sandoval 3.3): code and data footprints that each fit the
+# level, interleaved, slow down only if they compete for it.  Needs the
+# effective sizes and line size the memory family exports; a level with
+# no measured size stays undefined.  The code footprint is made at run time
+# by copying a small function into an executable mapping; where the system
+# forbids that, the values stay undefined.
+AC_DEFUN([HW_PROBE_UNIFIED],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+m4_foreach([_hw_l], [[2], [3]], [dnl
+_HW_VALUE([l]_hw_l[_unified], [int], [0], [1], [none], [caches],
+  [1 when the L]_hw_l[ holds instructions as well as data, 0 when data only])dnl
+])dnl
+_HW_RUN([unified], [l2_unified l3_unified], [1])
+])
+
+# HW_PROBE_SHARED
+# ---------------
+# How many usable CPUs share the L2 with the first one: a thread there
+# slows down when another CPU's thread fills a cache they share (the
+# contention test, as for unified levels).  Undefined when the test cannot
+# judge (a neighbour's load on a shared machine, more than 16 CPUs).  The
+# probe can test the L3 too (l3_shared_cpus, llc_domains), but on the
+# reference VM that answer did not repeat, so configure asks for the L2.
+AC_DEFUN([HW_PROBE_SHARED],
+[AC_REQUIRE([HW_PROBE_CLOCK])dnl
+AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
+_HW_VALUE([l2_shared_cpus], [int], [1], [1024], [none], [caches],
+  [usable CPUs sharing one L2 (the first CPU and those it shares with)])dnl
+_HW_RUN([shared], [l2_shared_cpus], [1], [max_level=2], [$HW_PTHREAD])
 ])

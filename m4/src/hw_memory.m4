@@ -46,6 +46,10 @@ _HW_RUN([caches], [cache_levels l1d_effective_bytes l2_effective_bytes
   l2_line_bytes l2_latency_cycles l3_effective_bytes l3_line_bytes
   l3_latency_cycles llc_effective_bytes mem_latency_cycles mem_latency_ns],
   [4])
+_HW_EXPORT([l1d_effective_bytes])
+_HW_EXPORT([l2_effective_bytes])
+_HW_EXPORT([l3_effective_bytes])
+_HW_EXPORT([llc_effective_bytes])
 _HW_VALUE([page_bytes], [int], [512], [1073741824], [4096], [tlb],
   [page size as the data TLB sees it, in bytes])dnl
 _HW_VALUE([tlb_levels], [int], [1], [4], [none], [tlb],

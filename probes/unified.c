@@ -1,0 +1,265 @@
+/* unified.c - which cache levels hold both instructions and data
+ * (Sandoval 3.3, the U-CACHE test).
+ *
+ * For each data-cache level whose effective size f the memory probes
+ * found, two footprints of f bytes: code (calls to copies of one small
+ * function, one per line; lib/code.h) and data (a random pointer chain,
+ * lib/chain.h).  Each alone fits the level; interleaved a page at a time,
+ * so that neither settles into the cache while the other waits, they make
+ * 2f.  If the level is unified they compete and slow down as much as one
+ * footprint slows from f to 2f; if the level holds only data, the code
+ * lives elsewhere and nothing slows (lib/contention.h has the verdict).
+ *
+ * Both footprints are walked a page at a time, all lines of a page in a
+ * random order and pages in a random order (Sandoval's cache-only string),
+ * so TLB misses are amortised and no prefetcher can follow.  The L1 is
+ * not tested: every current core splits it, and at its edge (f near the
+ * L1D) the two footprints do contend on the reference machine, now and
+ * then, through what the L1s share below them; a false "unified" there
+ * would make every level above it unified.
+ *
+ * Inputs: l1d_line_bytes and l2_/l3_effective_bytes.  A level whose size
+ * is missing is not tested; without the line size nothing is. */
+#include "lib/chain.h"
+#include "lib/code.h"
+#include "lib/contention.h"
+#include "lib/hwprobe.h"
+
+#include <stdlib.h>
+
+/* Largest effective size tested: 2f of code and 2f of data, f up to 2
+ * times the size, must be copied and walked within the budget and stay
+ * within configure's 128 MiB (96 MiB at 12 MiB). */
+#define MAX_LEVEL_BYTES (12u << 20)
+/* Footprints f as fractions of the effective size.  The test sees a
+ * unified level only where f fits and 2f does not; effective sizes are
+ * where latency starts to rise, soft edges on a shared machine, so the
+ * probe tries several f and judges at the one whose doubling hurts most
+ * (Sandoval's sweep, Figure 3.7, cut to the points around the level).
+ * Up to twice the size: the instructions dilute the penalty (most of a
+ * call's cost is a mispredicted branch), and only where 2f overflows the
+ * level well does it stand clear of the noise. */
+static const double fraction[] = {0.5, 0.7, 1.0, 1.4, 2.0};
+#define NFRACTIONS (sizeof fraction / sizeof *fraction)
+/* A verdict needs this many footprints whose doubling hurts. */
+#define MIN_POINTS 2
+
+/* One footprint of one level: f pages, and the order of the code pages
+ * for f and for 2f; the code and data are the level's, shared. */
+struct level {
+    const char *name, *key;
+    size_t pages;
+    struct hwp_code *code;
+    struct hwc_paged *data;
+    size_t *page_order[2];
+};
+
+#define NLEVELS 2
+static struct level levels[NLEVELS * NFRACTIONS];
+
+static size_t page, line, lines; /* lines per page */
+static size_t *col;              /* line order inside a code page */
+static volatile uint64_t v_seed;
+
+struct test {
+    struct level *lv;
+    int kind; /* HWP_U_* */
+};
+static struct test tests[NLEVELS * NFRACTIONS * HWP_U_TESTS];
+
+/* Zero, read once through a volatile so the compiler cannot know it: x & z
+ * is 0 but depends on x. */
+static volatile uint64_t v_zero;
+static uint64_t z;
+
+/* One pass: for each page, the calls of one code page, then the loads of
+ * one data page (either may be absent).  Every call's address and every
+ * load's address depend on the result of the access before, through x:
+ * without that, an out-of-order core overlaps the code's misses with the
+ * data's, and the two together take less than the sum of the two alone
+ * even where they do not compete.  Returns the chain's position. */
+static void **pass(const struct level *lv, size_t pages, int inst, void **p,
+                   uint64_t *xp)
+{
+    const size_t *order = lv->page_order[pages > lv->pages];
+    uint64_t x = *xp;
+    size_t pg, c;
+    for (pg = 0; pg < pages; pg++) {
+        if (inst) {
+            size_t base = order[pg] * page;
+            for (c = 0; c < lines; c++)
+                x = hwp_code_at(lv->code, base + col[c] * line + (x & z))(x);
+        }
+        if (p != NULL)
+            for (c = 0; c < lines; c++) {
+                p = (void **)*(void **)((char *)p + (x & z));
+                x += (uintptr_t)p;
+            }
+    }
+    *xp = x;
+    return p;
+}
+
+/* hwp_kernel: one untimed pass to bring this test's footprints back after
+ * the other tests, then reps timed passes. */
+static double run(void *ctx, long reps)
+{
+    const struct test *t = ctx;
+    struct level *lv = t->lv;
+    int k = t->kind;
+    size_t pages = (k == HWP_U_INST2 || k == HWP_U_DATA2) ? 2 * lv->pages
+                                                          : lv->pages;
+    int inst = k == HWP_U_INST || k == HWP_U_INST2 || k == HWP_U_BOTH;
+    int data = k == HWP_U_DATA || k == HWP_U_DATA2 || k == HWP_U_BOTH;
+    void **p = data ? hwc_paged_string(lv->data, pages) : NULL;
+    uint64_t x = v_seed;
+    double t0;
+    long r;
+    p = pass(lv, pages, inst, p, &x);
+    t0 = hwp_now();
+    for (r = 0; r < reps; r++)
+        p = pass(lv, pages, inst, p, &x);
+    t0 = hwp_now() - t0;
+    hwp_sink += x + (uintptr_t)p;
+    return t0;
+}
+
+static size_t ntests;
+/* Point i of the sweep of the level being tested: the tests are appended
+ * level by level, and the sweep sees the last level's. */
+static hwp_kernel point(void *ctx, size_t i, void **kctx)
+{
+    size_t first = *(const size_t *)ctx;
+    *kctx = &tests[first + i];
+    return run;
+}
+
+/* Code pages 0..n-1 in a random order. */
+static size_t *page_order(size_t n, uint64_t *seed)
+{
+    size_t *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(v, n, seed);
+    return v;
+}
+
+/* Map and fill one level's footprints, f for each fraction; the number
+ * of footprints prepared (0 when the level cannot be tested). */
+static size_t prepare(struct level *lv, const char *name, const char *key,
+                      double effective, uint64_t *seed)
+{
+    static struct hwp_code code[NLEVELS];
+    static struct hwc_paged data[NLEVELS];
+    static size_t n;
+    const char *why;
+    size_t bytes, i, made = 0;
+    if (!(effective >= (double)page)) {
+        hwp_log("%s: no effective size: not tested", name);
+        return 0;
+    }
+    if (effective > MAX_LEVEL_BYTES) {
+        hwp_log("%s: %.0f bytes is too large to test", name, effective);
+        return 0;
+    }
+    bytes = 2 * (size_t)(fraction[NFRACTIONS - 1] * effective / (double)page) * page;
+    if (hwp_code_make(&code[n], bytes, line, 1, &why) != 0)
+        hwp_skip(why);
+    hwc_paged_init(&data[n], hwc_alloc(bytes, page, 1), bytes, page, line,
+                   *seed + 1);
+    for (i = 0; i < NFRACTIONS; i++) {
+        size_t pages = (size_t)(fraction[i] * effective / (double)page);
+        if (pages < 1 || (made > 0 && pages == lv[made - 1].pages))
+            continue;
+        lv[made].name = name;
+        lv[made].key = key;
+        lv[made].pages = pages;
+        lv[made].code = &code[n];
+        lv[made].data = &data[n];
+        lv[made].page_order[0] = page_order(pages, seed);
+        lv[made].page_order[1] = page_order(2 * pages, seed);
+        made++;
+    }
+    n++;
+    return made;
+}
+
+/* The verdict for one level from its n footprints' times (HWP_U_TESTS
+ * each), pooled over the footprints whose doubling hurts: those where f
+ * fits and 2f does not. */
+static int judge(const struct level *lv, size_t n, const double *best)
+{
+    double ratio[NFRACTIONS], penalty[NFRACTIONS];
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const double *t = &best[i * HWP_U_TESTS];
+        double lines_f = (double)(lv[i].pages * lines);
+        hwp_unified_ratios(t, &ratio[i], &penalty[i]);
+        hwp_log("%s: f %zu KiB: ns per line: inst %.2f data %.2f inst2 %.2f "
+                "data2 %.2f both %.2f: together/alone %.2f, doubling %.2f",
+                lv[i].name, lv[i].pages * page / 1024, t[0] * 1e9 / lines_f,
+                t[1] * 1e9 / lines_f, t[2] * 0.5e9 / lines_f,
+                t[3] * 0.5e9 / lines_f, t[4] * 1e9 / lines_f, ratio[i],
+                penalty[i]);
+        hwp_dump((double)(2 * lv[i].pages * page), ratio[i]);
+    }
+    return hwp_contended(ratio, penalty, n, MIN_POINTS);
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const inputs[NLEVELS] = {"l2_effective_bytes",
+                                                "l3_effective_bytes"};
+    static const char *const names[NLEVELS] = {"L2", "L3"};
+    static const char *const keys[NLEVELS] = {"l2_unified", "l3_unified"};
+    double best[NLEVELS * NFRACTIONS * HWP_U_TESTS];
+    size_t i, nlevels = 0;
+    int unified_below = 0;
+    size_t first_test;
+    uint64_t seed = 0x5eed0ca11ULL;
+    hwp_init(argc, argv, "unified");
+    page = hwc_os_page();
+    line = (size_t)hwp_input("l1d_line_bytes", 0.0);
+    if (line < 16 || line > page || page % line != 0)
+        hwp_skip("no line size (input l1d_line_bytes)");
+    lines = page / line;
+    col = page_order(lines, &seed);
+    z = v_zero;
+    for (i = 0; i < NLEVELS; i++) {
+        double effective = hwp_input(inputs[i], 0.0);
+        size_t first = nlevels, j;
+        int verdict;
+        if (!(effective > 0.0))
+            continue;
+        if (unified_below) {
+            /* No known chip puts a split level below a unified one
+             * (Sandoval 3.3.1): the levels above a unified one are unified,
+             * and the largest, slowest and noisiest test is saved. */
+            hwp_log("%s: above a unified level: unified", names[i]);
+            hwp_emit_int(keys[i], 1);
+            continue;
+        }
+        nlevels += prepare(&levels[nlevels], names[i], keys[i], effective, &seed);
+        if (nlevels == first)
+            continue;
+        for (j = first; j < nlevels; j++) {
+            int k;
+            for (k = 0; k < HWP_U_TESTS; k++) {
+                tests[ntests].lv = &levels[j];
+                tests[ntests++].kind = k;
+            }
+        }
+        first_test = first * HWP_U_TESTS;
+        /* Sweep then repeat: a burst of the neighbours' noise lands on one
+         * trial of one test, and the minimum discards it. */
+        hwp_sweep(point, &first_test, ntests - first * HWP_U_TESTS,
+                  &best[first * HWP_U_TESTS], 3, 12);
+        verdict = judge(&levels[first], nlevels - first, &best[first * HWP_U_TESTS]);
+        hwp_log("%s: %s", names[i], verdict < 0 ? "cannot tell" :
+                verdict ? "unified" : "split");
+        if (verdict >= 0)
+            hwp_emit_int(keys[i], verdict);
+        unified_below = verdict == 1;
+    }
+    return hwp_finish();
+}
