@@ -64,9 +64,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_exec],
   hw_dog=$!
   wait $hw_pid
   hw_status=$?
-  kill $hw_dog >/dev/null 2>&1
-  AS_IF([test $hw_status -ge 128 && ! kill -0 $hw_dog 2>/dev/null],
-    [hw_status=124])
+  # A watchdog still asleep did not fire: the status is the probe's own.
+  AS_IF([kill -0 $hw_dog 2>/dev/null],
+    [kill $hw_dog >/dev/null 2>&1],
+    [test $hw_status -ge 128 && hw_status=124])
   return $hw_status])
 AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   [AS_FUNCTION_DESCRIBE([hw_fn_run_probe], [PROBE KEYS BUDGET ARGS...],
