@@ -15,6 +15,7 @@
  * -march=native may double the vector registers.
  */
 #include "lib/hwprobe.h"
+#include "lib/analysis.h"
 #include "lib/cpu.h"
 #include "lib/regs_kernel.h"
 
@@ -155,26 +156,45 @@ static void per_op(const struct family *f, double *y)
     }
 }
 
-/* The first rise, confirmed.  Past 18 the sweep tries only even n, so a
- * burst of noise on the point before the real step would cost two
- * registers: before a rise is believed, its point is timed again and keeps
- * the better minimum.  A spill survives that; a disturbance does not. */
-static size_t confirmed_rise(const struct family *f, double *y)
+/* Is the rise at point i real?  The sweep's minima of two points may come
+ * from different turbo bins (they are 2.5% apart here, and a point that
+ * never ran in the top bin looks up to 8% slower), so time i - 1 and i
+ * back to back, several times, and take the median of the ratios: each
+ * pair sees one clock, a change of bin spoils one pair, not the median,
+ * and a spill keeps its cost in every pair. */
+#define PAIRS 5
+static int paired_rise(const struct family *f, size_t i)
 {
-    size_t rise = NPOINTS, tries;
-    for (tries = 0; tries < 4; tries++) {
-        size_t i = hwc_first_rise(y, NPOINTS, RISE);
-        double t;
-        if (i == NPOINTS || i == rise)
-            return i;
-        rise = i;
-        t = hwp_min_time(hwc_run, (void *)&f->kernels[i], 5, 50);
-        if (t < f->best[i]) {
-            f->best[i] = t;
-            y[i] = t / nvars[i];
-        }
+    double ratio[PAIRS];
+    int k;
+    for (k = 0; k < PAIRS; k++) {
+        double t = hwp_min_time(hwc_run, (void *)&f->kernels[i - 1], 3, 20);
+        double u = hwp_min_time(hwc_run, (void *)&f->kernels[i], 3, 20);
+        ratio[k] = (u / nvars[i]) / (t / nvars[i - 1]);
     }
-    return hwc_first_rise(y, NPOINTS, RISE);
+    return hwa_median(ratio, PAIRS) > 1.0 + RISE;
+}
+
+/* The first rise that survives the paired test.  Past 18 the sweep tries
+ * only even n, so a false step would cost two registers; a candidate that
+ * fails the test is taken as flat as its neighbour and the search goes on,
+ * to the end of the curve if need be (each test costs milliseconds): when
+ * the flat start ran in a faster bin than the rest, every point looks
+ * raised, and only the pairs can tell. */
+static size_t confirmed_rise(const struct family *f, const double *y)
+{
+    double z[NPOINTS];
+    size_t i;
+    for (i = 0; i < NPOINTS; i++)
+        z[i] = y[i];
+    for (;;) {
+        i = hwc_first_rise(z, NPOINTS, RISE);
+        if (i == NPOINTS || paired_rise(f, i))
+            return i;
+        hwp_log("%s: rise at n=%d was the clock, not a spill", f->key,
+                nvars[i]);
+        z[i] = z[i - 1];
+    }
 }
 
 /* The register count of family f, or 0 when the curve shows no spill. */
