@@ -112,14 +112,13 @@ static void recorded_mid(const char *name, const double *x, const double *y,
     check(within(hwl_grid_down(m / 2.0), 524288, 1048576), what);
 }
 
-/* A recorded curve and the truth from sysfs: L1D 48 KiB, L2 2 MiB, L3 of
- * the VM's host (sysfs says 480 MiB, a VM artefact; the curve says 20-48
- * MiB effective). */
-static void recorded(const char *srcdir, const char *name)
+/* The "x y" points of tests/data/NAME, '#' lines skipped; exit 99 (hard
+ * error) when the file is missing. */
+static size_t load_curve(const char *srcdir, const char *name, double *x,
+                         double *y)
 {
-    char path[1024], line[256], what[256];
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
-    size_t n = 0, k;
+    char path[1024], line[256];
+    size_t n = 0;
     FILE *f;
     snprintf(path, sizeof path, "%s/tests/data/%s", srcdir, name);
     if ((f = fopen(path, "r")) == NULL) {
@@ -130,6 +129,17 @@ static void recorded(const char *srcdir, const char *name)
         if (line[0] != '#' && sscanf(line, "%lf %lf", &x[n], &y[n]) == 2)
             n++;
     fclose(f);
+    return n;
+}
+
+/* A recorded curve and the truth from sysfs: L1D 48 KiB, L2 2 MiB, L3 of
+ * the VM's host (sysfs says 480 MiB, a VM artefact; the curve says 20-48
+ * MiB effective). */
+static void recorded(const char *srcdir, const char *name)
+{
+    char what[256];
+    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    size_t n = load_curve(srcdir, name, x, y), k;
     k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
     snprintf(what, sizeof what, "%s: L1 40-48 KiB, L2 1-2 MiB, L3 16-64 MiB", name);
     check(k >= 3 && within(sz[0], 40960, 49152) && within(sz[1], 1 << 20, 2 << 20)
@@ -142,19 +152,8 @@ static void recorded(const char *srcdir, const char *name)
  * why caches.c reports from the middle of the rise: 768 KiB. */
 static void recorded_median(const char *srcdir, const char *name)
 {
-    char path[1024], line[256];
     double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
-    size_t n = 0, k;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/tests/data/%s", srcdir, name);
-    if ((f = fopen(path, "r")) == NULL) {
-        perror(path);
-        exit(99);
-    }
-    while (fgets(line, sizeof line, f) != NULL && n < HWL_MAX_POINTS)
-        if (line[0] != '#' && sscanf(line, "%lf %lf", &x[n], &y[n]) == 2)
-            n++;
-    fclose(f);
+    size_t n = load_curve(srcdir, name, x, y), k;
     k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
     check(k >= 3 && within(sz[0], 40960, 49152), "median recording: levels");
     if (k >= 3)
@@ -181,19 +180,9 @@ static void merges(void)
 /* Every recorded curve, after the merge: three caches and memory. */
 static void recorded_count(const char *srcdir, const char *name)
 {
-    char path[1024], line[256], what[256];
+    char what[256];
     double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
-    size_t n = 0, k;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/tests/data/%s", srcdir, name);
-    if ((f = fopen(path, "r")) == NULL) {
-        perror(path);
-        exit(99);
-    }
-    while (fgets(line, sizeof line, f) != NULL && n < HWL_MAX_POINTS)
-        if (line[0] != '#' && sscanf(line, "%lf %lf", &x[n], &y[n]) == 2)
-            n++;
-    fclose(f);
+    size_t n = load_curve(srcdir, name, x, y), k;
     k = hwl_merge_close(sz, lat, hwl_levels(x, y, n, 3, 0.1, sz, lat, 5), 2.0);
     snprintf(what, sizeof what, "%s: 3 caches and memory after the merge",
              name);
