@@ -31,28 +31,7 @@
 
 #define MAX_POINTS 128
 #define MAX_LEVELS 6
-/* A latency within this of a level's own is still that level (Sandoval's
- * effective size: where the latency starts to rise). */
-#define FLAT_REL 0.10
 #define MEMORY_MIN_NS 20.0
-/* A level must hold three points, most of an octave at four points per
- * octave: caches grow by a factor of two or more from one level to the
- * next (Sandoval 2.3.2), while a soft transition spreads its points over a
- * wide range of latencies. */
-#define LEVEL_POINTS 3
-/* A level must also be at least LEVEL_RATIO times slower than the one
- * before it, or it is merged into that one (hwl_merge_close).  Cache
- * levels that are worth blocking for differ by a factor of three or more
- * (L1 -> L2 -> L3 -> memory: 1.3, 4, 15, 55 ns here; 4, 12, 40, 200 cycles
- * in the usual textbook table), so a factor of two is half that gap in
- * log latency: what lies closer is a part of one level (a shared cache's
- * near and far slices, the 18-25 ns stretch after this VM's 15 ns L3) or
- * the start of the rise into the next, and it came and went with the
- * neighbours' load: 3 or 4 levels over ten runs, 3 in all 24 recorded
- * curves after the merge.  The density count alone keeps levels apart
- * from 1.35x (levels.c), where such a stretch sits right on the edge. */
-#define LEVEL_RATIO 2.0
-
 /* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
  * disjoint runs of pages, and the curve takes the median.  With 4 KiB
  * pages at physical addresses the OS chooses, how much of a physically
@@ -322,34 +301,6 @@ static size_t line_below_l1(char *buf, size_t bytes, size_t page,
     return a == b ? a : 0;
 }
 
-/* The lower levels' effective sizes from the middle of each rise.  The
- * first point that lifts FLAT_REL above the level moved by a grid step
- * or two from configure to configure on the reference VM (L2 1.0-1.5 MiB,
- * L3 6-16 MiB), since page colours and the neighbours decide where a
- * soft rise starts; where it is half done (hwl_midpoint) moved by a tenth
- * of an octave.  Half of that footprint is at or before the start of every
- * soft rise we have recorded (a rise spans about an octave to its middle
- * and top), and on a sharp step it is half the cache: conservative, by
- * Sandoval's rule.  The half-octave grid rounding down then absorbs what
- * jitter is left, in favour of the smaller size.  L1 keeps its flat-point
- * size: its edge is sharp and its set index lies inside a page, so
- * placement cannot move it. */
-static void lower_levels(const double *x, const double *ns, size_t n,
-                         size_t caches, double *sizes, const double *lat)
-{
-    size_t i, from = 0;
-    for (i = 1; i < caches; i++) {
-        double mid;
-        while (from < n && x[from] <= sizes[i - 1])
-            from++;
-        mid = hwl_midpoint(x, ns, n, from, lat[i], lat[i + 1]);
-        hwp_log("level %zu: flat to %.0f bytes, half-way at %.0f", i + 1,
-                sizes[i], mid);
-        if (mid > 0.0)
-            sizes[i] = hwl_grid_down(mid / 2.0);
-    }
-}
-
 static void emit_level(int level, double size, double ns, double mhz,
                        size_t line)
 {
@@ -402,15 +353,12 @@ int main(int argc, char **argv)
         hwp_dump(x[i], ns[i]);
     }
 
-    levels = hwl_levels(x, ns, n, LEVEL_POINTS, FLAT_REL, sizes, lat,
-                        MAX_LEVELS - 1);
-    levels = hwl_merge_close(sizes, lat, levels, LEVEL_RATIO);
+    levels = hwl_hierarchy(x, ns, n, sizes, lat, MAX_LEVELS - 1);
     /* The last level is memory when the sweep reached it; otherwise it is
      * a cache whose end we did not see, and it is not reported. */
     if (levels < 2)
         hwp_skip("no cache level boundary in the latency curve");
     caches = levels - 1;
-    lower_levels(x, ns, n, caches, sizes, lat);
     off = malloc((max / PAIR_SLOT * 2 + 16) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");

@@ -23,9 +23,9 @@ static void median3(const double *y, size_t n, double *out)
  * within flat_rel of its level (when in doubt, the smaller size).
  * Returns the number of levels; sizes[j] ends level j, lat[j] is its
  * median latency. */
-static size_t levels_of(const double *x, const double *y, size_t n,
-                        size_t min_points, double flat_rel, double *sizes,
-                        double *lat, size_t max, int raw)
+size_t hwl_levels(const double *x, const double *y, size_t n,
+                  size_t min_points, double flat_rel, double *sizes,
+                  double *lat, size_t max)
 {
     double ym[HWL_MAX_POINTS], lg[HWL_MAX_POINTS], centres[HWL_MAX_LEVELS + 1];
     size_t breaks[HWL_MAX_LEVELS + 1], levels, j, i;
@@ -34,15 +34,10 @@ static size_t levels_of(const double *x, const double *y, size_t n,
     median3(y, n, ym);
     /* Width 0.2 keeps levels apart from about 1.35x in latency: a small L2
      * only 1.5x slower than L1 must still count, and min_points already
-     * stops a soft rise from passing for a level.  With raw set the
-     * density sees the points before the isotonic fit (see hwl_plateaus). */
-    if (raw)
-        levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
-                                  HWL_MAX_LEVELS + 1);
+     * stops a soft rise from passing for a level. */
     hwa_monotone(ym, NULL, n, ym);
-    if (!raw)
-        levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
-                                  HWL_MAX_LEVELS + 1);
+    levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
+                              HWL_MAX_LEVELS + 1);
     if (levels < 2)
         return levels;
     if (levels > max + 1)
@@ -92,20 +87,6 @@ size_t hwl_merge_close(double *sizes, double *lat, size_t levels,
     return levels;
 }
 
-size_t hwl_levels(const double *x, const double *y, size_t n,
-                  size_t min_points, double flat_rel, double *sizes,
-                  double *lat, size_t max)
-{
-    return levels_of(x, y, n, min_points, flat_rel, sizes, lat, max, 0);
-}
-
-size_t hwl_plateaus(const double *x, const double *y, size_t n,
-                    size_t min_points, double flat_rel, double *sizes,
-                    double *lat, size_t max)
-{
-    return levels_of(x, y, n, min_points, flat_rel, sizes, lat, max, 1);
-}
-
 double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
                     double lo, double hi)
 {
@@ -124,6 +105,64 @@ double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
             return exp(log(x[i - 1]) + f * log(x[i] / x[i - 1]));
         }
     return 0.0;
+}
+
+/* The rules of the cache-only curve (caches.c), four points per octave. */
+/* A latency within this of a level's own is still that level (Sandoval's
+ * effective size: where the latency starts to rise). */
+#define FLAT_REL 0.10
+/* A level must hold three points, most of an octave: caches grow by a
+ * factor of two or more from one level to the next (Sandoval 2.3.2),
+ * while a soft transition spreads its points over a wide range of
+ * latencies. */
+#define LEVEL_POINTS 3
+/* A level must also be at least LEVEL_RATIO times slower than the one
+ * before it, or it is merged into that one (hwl_merge_close).  Cache
+ * levels that are worth blocking for differ by a factor of three or more
+ * (L1 -> L2 -> L3 -> memory: 1.3, 4, 15, 55 ns on the reference VM; 4,
+ * 12, 40, 200 cycles in the usual textbook table), so a factor of two is
+ * half that gap in log latency: what lies closer is a part of one level
+ * (a shared cache's near and far slices) or the start of the rise into
+ * the next, and it came and went with the neighbours' load: 3 or 4
+ * levels over ten runs, 3 in all recorded curves after the merge.  The
+ * density count alone keeps levels apart from 1.35x (hwl_levels), where
+ * such a stretch sits right on the edge. */
+#define LEVEL_RATIO 2.0
+
+/* The lower levels' effective sizes from the middle of each rise.  The
+ * first point that lifts FLAT_REL above the level moved by a grid step
+ * or two from configure to configure on the reference VM (L2 1.0-1.5 MiB,
+ * L3 6-16 MiB), since page colours and the neighbours decide where a
+ * soft rise starts; where it is half done (hwl_midpoint) moved by a tenth
+ * of an octave.  Half of that footprint is at or before the start of every
+ * soft rise we have recorded (a rise spans about an octave to its middle
+ * and top), and on a sharp step it is half the cache: conservative, by
+ * Sandoval's rule.  The half-octave grid rounding down then absorbs what
+ * jitter is left, in favour of the smaller size.  L1 keeps its flat-point
+ * size: its edge is sharp and its set index lies inside a page, so
+ * placement cannot move it. */
+static void lower_levels(const double *x, const double *y, size_t n,
+                         size_t levels, double *sizes, const double *lat)
+{
+    size_t i, from = 0;
+    for (i = 1; i + 1 < levels; i++) {
+        double mid;
+        while (from < n && x[from] <= sizes[i - 1])
+            from++;
+        mid = hwl_midpoint(x, y, n, from, lat[i], lat[i + 1]);
+        if (mid > 0.0)
+            sizes[i] = hwl_grid_down(mid / 2.0);
+    }
+}
+
+size_t hwl_hierarchy(const double *x, const double *y, size_t n,
+                     double *sizes, double *lat, size_t max)
+{
+    size_t levels = hwl_levels(x, y, n, LEVEL_POINTS, FLAT_REL, sizes, lat,
+                               max);
+    levels = hwl_merge_close(sizes, lat, levels, LEVEL_RATIO);
+    lower_levels(x, y, n, levels, sizes, lat);
+    return levels;
 }
 
 double hwl_grid_down(double bytes)

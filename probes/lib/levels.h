@@ -23,15 +23,6 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
                   size_t min_points, double flat_rel, double *sizes,
                   double *lat, size_t max);
 
-/* hwl_levels, counting the levels on the points themselves (after the
- * median of three) rather than on their isotonic fit.  The fit pools a
- * hump and the dip after it into one flat run, which the density then
- * counts as a level of its own: where a shared cache's latency swings
- * from run to run, a level that no point of the curve ever showed. */
-size_t hwl_plateaus(const double *x, const double *y, size_t n,
-                    size_t min_points, double flat_rel, double *sizes,
-                    double *lat, size_t max);
-
 /* Merge a level into the one before it when its latency is less than
  * `ratio` times that one's: the merged level has the faster latency and
  * the slower one's end.  sizes[] (levels - 1 boundaries) and lat[]
@@ -48,6 +39,15 @@ size_t hwl_merge_close(double *sizes, double *lat, size_t levels,
  * Returns 0 when the curve never gets there. */
 double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
                     double lo, double hi);
+
+/* The whole analysis of a cache-only curve (caches.c: four points per
+ * octave, from one page to past the last cache): hwl_levels with a level
+ * of at least three points, hwl_merge_close at a factor of two, then each
+ * level below the first reported at half the footprint where its rise is
+ * half done (hwl_midpoint), on the grid of hwl_grid_down.  The first
+ * level keeps its flat end.  Same outputs and return as hwl_levels. */
+size_t hwl_hierarchy(const double *x, const double *y, size_t n,
+                     double *sizes, double *lat, size_t max);
 
 /* A size rounded down to the half-octave grid 2^k, 3 * 2^(k-1): the
  * lower cell, when in doubt the smaller size. */
