@@ -11,8 +11,10 @@
  * the largest footprint before its latency rises.
  *
  * The sweep stops growing once the curve has been flat for an octave at a
- * latency well above what it was three octaves earlier, and at least 20 ns:
- * that is memory, and a bigger footprint only costs time.
+ * latency well above what it was three octaves earlier, and at least 40 ns:
+ * that is memory, and a bigger footprint only costs time.  The repeated
+ * rounds then stop where memory's octave begins: past it the first pass's
+ * trials are the curve, since there every footprint costs the same.
  *
  * Then the line size of the lower levels, by access pairs (BlackjackBench
  * 3.1.1): a random line far beyond the last cache, then the word D - 8
@@ -31,7 +33,13 @@
 
 #define MAX_POINTS 128
 #define MAX_LEVELS 6
-#define MEMORY_MIN_NS 20.0
+/* Memory is slower than this.  An L3 is not always much faster than
+ * memory relative to the levels above it (this VM: L2 3.9 ns, L3 15-20 ns,
+ * memory 50-56 ns), and at 20 ns a noisy first pass once took the L3's
+ * plateau for memory; DRAM answers a random load in 50 ns or more, and
+ * server L3s in about 35 ns or less. */
+#define MEMORY_MIN_NS 40.0
+
 /* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
  * disjoint runs of pages, and the curve takes the median.  With 4 KiB
  * pages at physical addresses the OS chooses, how much of a physically
@@ -48,6 +56,9 @@
 #define PLACEMENTS 5
 #define PLACED_BYTES ((size_t)8 << 20)
 #define MAX_RUNS (MAX_POINTS * PLACEMENTS)
+/* The warm-up walk after a switch stops after this many bytes' worth of
+ * lines (see warm_up). */
+#define WARM_BYTES ((size_t)32 << 20)
 
 struct sweep {
     struct hwc_paged s;
@@ -59,7 +70,22 @@ struct sweep {
     struct hwc_walk w;
 };
 
-/* Switching to point i rebuilds its string and walks it once, so the timed
+/* Walk a new string before its time counts: twice round, because an L3
+ * that is filled by the L2's victims rather than by misses (the non-
+ * inclusive L3 of this VM's host) holds a string only after a second
+ * pass; with one, a 10 MiB footprint timed right after the sweep's
+ * largest read 24-35 ns against 17 ns for 16 MiB.  At most WARM_BYTES'
+ * worth, though: a string larger than the caches misses however often it
+ * is walked, the lines in the cache when it starts are a random share of
+ * it as in its steady state, and two passes at memory latency would cost
+ * a second a round. */
+static void warm_up(struct sweep *sw, size_t pages)
+{
+    size_t lines = pages * sw->s.lines, most = WARM_BYTES / sw->s.line;
+    hwc_touch(&sw->w, 2 * lines < most ? 2 * lines : most);
+}
+
+/* Switching to point i rebuilds its string and warms it up, so the timed
  * loads see the steady state of that footprint, not the previous one's. */
 static hwp_kernel sweep_point(void *ctx, size_t i, void **kctx)
 {
@@ -68,7 +94,7 @@ static hwp_kernel sweep_point(void *ctx, size_t i, void **kctx)
     if (sw->current != i) {
         size_t pages = sw->pages[sw->fp[i]];
         sw->w.p = hwc_paged_string_at(&sw->s, sw->at[i], pages);
-        hwc_touch(&sw->w, pages * sw->s.lines);
+        warm_up(sw, pages);
         sw->current = i;
     }
     *kctx = &sw->w;
@@ -119,12 +145,12 @@ static int sweep_curve(struct sweep *sw, double *best)
 }
 
 /* ns[j]: the median over footprint j's placements of best[] (seconds per
- * repetition) in ns per load. */
-static void median_of_placements(const struct sweep *sw, const double *best,
-                                 double *ns)
+ * repetition) in ns per load, for the first n footprints. */
+static void median_of_placements(const struct sweep *sw, size_t n,
+                                 const double *best, double *ns)
 {
     size_t i = 0, j;
-    for (j = 0; j < sw->n; j++) {
+    for (j = 0; j < n; j++) {
         size_t k = i;
         while (i < sw->points && sw->fp[i] == j)
             i++;
@@ -149,8 +175,9 @@ static size_t footprints(struct sweep *sw, size_t page, size_t max_bytes)
     return n;
 }
 
-/* Memory: flat over the last octave, high above three octaves back. */
-static int at_memory(const struct sweep *sw, const double *ns, size_t i)
+/* Memory: flat over the last octave, high above three octaves back.
+ * Returns the index where that octave begins, or 0. */
+static size_t at_memory(const struct sweep *sw, const double *ns, size_t i)
 {
     size_t j, back = i, oct = i;
     double lo = ns[i], hi = ns[i];
@@ -164,13 +191,15 @@ static int at_memory(const struct sweep *sw, const double *ns, size_t i)
         lo = ns[j] < lo ? ns[j] : lo;
         hi = ns[j] > hi ? ns[j] : hi;
     }
-    return hi <= lo * 1.15 && lo >= MEMORY_MIN_NS && lo >= 2.0 * ns[back];
+    if (hi <= lo * 1.15 && lo >= MEMORY_MIN_NS && lo >= 2.0 * ns[back])
+        return oct;
+    return 0;
 }
 
 /* First pass, small to large: three quick trials per point, to see where
- * the curve ends.  Returns the number of points kept; *mem says whether
- * memory was reached. */
-static size_t first_pass(struct sweep *sw, double *ns, int *mem)
+ * the curve ends.  Returns the number of points kept; *mem is where
+ * memory's flat octave begins, or 0 when the pass did not reach it. */
+static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
 {
     size_t i;
     *mem = 0;
@@ -185,10 +214,8 @@ static size_t first_pass(struct sweep *sw, double *ns, int *mem)
             ns[i] = v < ns[i] ? v : ns[i];
         }
         ns[i] *= 1e9 / HWC_UNROLL;
-        if (at_memory(sw, ns, i)) {
-            *mem = 1;
+        if ((*mem = at_memory(sw, ns, i)) > 0)
             return i + 1;
-        }
         if (hwp_budget_left() < hwp_elapsed())
             break; /* keep half the time for the repeated sweep */
     }
@@ -326,13 +353,14 @@ int main(int argc, char **argv)
     double ns[MAX_POINTS], x[MAX_POINTS], sizes[MAX_LEVELS],
         lat[MAX_LEVELS + 1], mhz;
     size_t page = hwc_os_page(), line, max, n, levels, caches, i, *off, below;
-    int mem, rounds;
+    size_t mem, swept;
+    int rounds;
     char *buf;
 
     hwp_init(argc, argv, "caches");
     mhz = hwp_input("cpu_mhz", 0.0);
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
-    max = (size_t)hwp_input("max_mib", 128.0) << 20;
+    max = (size_t)hwp_input("max_mib", 256.0) << 20;
     if (line < sizeof(void *) || line > page || page % line != 0)
         hwp_skip("line size does not divide the page");
     buf = hwc_alloc(max, 1u << 21, 0);
@@ -340,13 +368,15 @@ int main(int argc, char **argv)
     sw.n = footprints(&sw, page, max);
 
     (void)place_points(&sw, sw.n, 0);
-    n = first_pass(&sw, ns, &mem);
-    sw.n = n;
-    (void)place_points(&sw, n, 1);
+    n = sw.n = first_pass(&sw, ns, &mem);
+    /* The rounds go two points into memory's octave, for the top of the
+     * rise; the points after those keep the first pass's trials. */
+    swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
+    (void)place_points(&sw, swept, 1);
     rounds = sweep_curve(&sw, best);
-    median_of_placements(&sw, best, ns);
-    hwp_log("%zu footprints, %zu points, %d rounds, memory %sreached", n,
-            sw.points, rounds, mem ? "" : "not ");
+    median_of_placements(&sw, swept, best, ns);
+    hwp_log("%zu footprints, %zu swept in %zu points, %d rounds, memory %s",
+            n, swept, sw.points, rounds, mem ? "reached" : "not reached");
     hwp_dump_comment("footprint_bytes ns_per_load");
     for (i = 0; i < n; i++) {
         x[i] = (double)(sw.pages[i] * page);
@@ -372,10 +402,13 @@ int main(int argc, char **argv)
     }
     hwp_emit_int("llc_effective_bytes", (long long)sizes[caches - 1]);
     if (mem) {
+        /* Memory is the flat octave that ended the sweep, not the step
+         * fit's last level, which may begin part-way up the rise. */
+        double mem_ns = hwa_median(ns + mem, n - mem);
         if (mhz > 0.0)
             hwp_emit_int("mem_latency_cycles",
-                         (long long)(lat[caches] * mhz * 1e-3 + 0.5));
-        hwp_emit_dec("mem_latency_ns", lat[caches]);
+                         (long long)(mem_ns * mhz * 1e-3 + 0.5));
+        hwp_emit_dec("mem_latency_ns", mem_ns);
     }
     free(off);
     hwc_paged_free(&sw.s);
