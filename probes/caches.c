@@ -39,6 +39,14 @@
  * plateau for memory; DRAM answers a random load in 50 ns or more, and
  * server L3s in about 35 ns or less. */
 #define MEMORY_MIN_NS 40.0
+/* Flat, for memory: the first pass's three quick trials at memory latency
+ * scatter by 10-15% on a busy VM, and at 1.15 the sweep reached its end
+ * without seeing memory in one configure of ten. */
+#define MEMORY_FLAT 1.2
+/* The sweep's largest footprint, unless memory (the input max_mib) is
+ * short: this VM's memory plateau starts at about 100 MiB, and the sweep
+ * must see an octave of it. */
+#define SWEEP_MIB 512.0
 
 /* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
  * disjoint runs of pages, and the curve takes the median.  With 4 KiB
@@ -191,7 +199,7 @@ static size_t at_memory(const struct sweep *sw, const double *ns, size_t i)
         lo = ns[j] < lo ? ns[j] : lo;
         hi = ns[j] > hi ? ns[j] : hi;
     }
-    if (hi <= lo * 1.15 && lo >= MEMORY_MIN_NS && lo >= 2.0 * ns[back])
+    if (hi <= lo * MEMORY_FLAT && lo >= MEMORY_MIN_NS && lo >= 2.0 * ns[back])
         return oct;
     return 0;
 }
@@ -328,6 +336,14 @@ static size_t line_below_l1(char *buf, size_t bytes, size_t page,
     return a == b ? a : 0;
 }
 
+/* SWEEP_MIB, or a quarter of the machine's memory when that is less:
+ * configure must not push a small machine into swapping. */
+static double sweep_mib(void)
+{
+    double quarter = (double)hwc_os_memory() / 4.0 / 1048576.0;
+    return quarter > 0.0 && quarter < SWEEP_MIB ? quarter : SWEEP_MIB;
+}
+
 static void emit_level(int level, double size, double ns, double mhz,
                        size_t line)
 {
@@ -353,14 +369,14 @@ int main(int argc, char **argv)
     double ns[MAX_POINTS], x[MAX_POINTS], sizes[MAX_LEVELS],
         lat[MAX_LEVELS + 1], mhz;
     size_t page = hwc_os_page(), line, max, n, levels, caches, i, *off, below;
-    size_t mem, swept;
+    size_t mem, swept, span;
     int rounds;
     char *buf;
 
     hwp_init(argc, argv, "caches");
     mhz = hwp_input("cpu_mhz", 0.0);
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
-    max = (size_t)hwp_input("max_mib", 256.0) << 20;
+    max = (size_t)hwp_input("max_mib", sweep_mib()) << 20;
     if (line < sizeof(void *) || line > page || page % line != 0)
         hwp_skip("line size does not divide the page");
     buf = hwc_alloc(max, 1u << 21, 0);
@@ -393,7 +409,11 @@ int main(int argc, char **argv)
     if (off == NULL)
         hwp_skip("out of memory");
     hwp_emit_int("cache_levels", (long long)caches);
-    below = caches > 1 ? line_below_l1(buf, max, page, line, off) : 0;
+    /* The pairs span the sweep's last footprint, at memory latency when
+     * the sweep reached memory: the whole buffer would cost twice the
+     * time in relinking and tell nothing more. */
+    span = mem ? (size_t)x[n - 1] : max;
+    below = caches > 1 ? line_below_l1(buf, span, page, line, off) : 0;
     for (i = 0; i < caches && i < 3; i++) {
         size_t lline = i > 0 ? below : 0;
         hwp_log("level %zu: %.0f bytes, %.2f ns, line %zu", i + 1, sizes[i],

@@ -31,7 +31,10 @@
 #
 #   The option --with-hwparams=MODE chooses how values are obtained:
 #
-#     measure    run the probes here (the default; about 20 s)
+#     measure    run the probes here (the default; about 20 s; the
+#                probes run one at a time, the cache sweep in at most
+#                512 MiB or a quarter of the memory, the bandwidth probe
+#                in four times the last-level cache, 256 MiB to 1 GiB)
 #     installed  take the values of an installed hwparams via pkg-config
 #     portable   no probing: conservative values, each labelled, for
 #                binaries built to run on other machines

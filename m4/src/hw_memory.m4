@@ -5,9 +5,9 @@
 # by T(1,k) and T(2,k) sweeps (Sandoval 2.2.3, BlackjackBench 3.2).
 #
 # Memory use: the L1D probe touches at most 16 MiB, the sweep at most
-# 256 MiB, the TLB probe at most 64 MiB of a 256 MiB reservation (presets
+# 512 MiB (a quarter of the machine's memory if that is less), the TLB probe at most 64 MiB of a 256 MiB reservation (presets
 # of all of a probe's values skip it).  Time: about 3.5 s on the 2-core
-# reference VM (l1d 0.3 s, caches 2.5 s of its 4 s budget, tlb 0.3 s).
+# reference VM (l1d 0.3 s, caches 2-3 s of its 4 s budget, tlb 0.3 s).
 # A level the sweep does not find is "none": its macros stay undefined.
 
 # HW_PROBE_MEMORY

@@ -63,7 +63,9 @@ AC_REQUIRE([_HW_SHELL_FNS])dnl
 AC_ARG_WITH([hwparams],
   [AS_HELP_STRING([--with-hwparams=MODE],
     [how to obtain hardware parameters: "measure" runs small benchmarks on
-     this machine (default; about 20 s); "installed" reads an installed
+     this machine (default; about 20 s, one at a time, the largest using
+     512 MiB of memory, or a quarter of it on a small machine, and the
+     bandwidth probe 256 MiB-1 GiB); "installed" reads an installed
      hwparams through pkg-config; "portable" probes nothing and uses
      conservative values, for binaries that run elsewhere.  Any value can be
      preset as a cache variable, e.g. hw_cv_cpu_mhz=3000])],

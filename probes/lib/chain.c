@@ -44,6 +44,16 @@ size_t hwc_os_page(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
+size_t hwc_os_memory(void)
+{
+#ifdef _SC_PHYS_PAGES
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0)
+        return (size_t)pages * (size_t)size;
+#endif
+    return 0;
+}
+
 char *hwc_alloc(size_t bytes, size_t align, int hugepage)
 {
     void *m = NULL;

@@ -36,6 +36,10 @@ void hwc_touch(struct hwc_walk *w, size_t n);
  * needed to build strings; the page size the TLB sees is measured. */
 size_t hwc_os_page(void);
 
+/* The machine's physical memory in bytes (sysconf), 0 when the OS does
+ * not say: to keep a probe's buffer a small share of it. */
+size_t hwc_os_memory(void);
+
 /* bytes of zeroed memory aligned to `align` (a power of two, at least a
  * page), every page touched so that no page fault lands in a timing.
  * hugepage != 0 asks the OS for transparent huge pages (a hint only).
