@@ -49,7 +49,9 @@
 #   a list of probe names, runs only those (the others' values fall back,
 #   labelled); HWPARAMS_INJECT, a list of PROBE:FAULT with FAULT one of
 #   crash, hang, garbage or build, makes a probe fail on purpose so that
-#   the fallbacks can be exercised.
+#   the fallbacks can be exercised, and PROBE:absent makes it withhold
+#   its values, each with a reason, as a probe does with a value it
+#   cannot see here.
 #
 #   This file is self-contained: the probe sources and the header template
 #   are embedded, so a project that copies it into its m4 directory (or

@@ -107,7 +107,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   AS_CASE([" $HWPARAMS_INJECT "],
     [*" $hw_probe:crash "*], [hw_inject=crash],
     [*" $hw_probe:hang "*], [hw_inject=hang],
-    [*" $hw_probe:garbage "*], [hw_inject=garbage])
+    [*" $hw_probe:garbage "*], [hw_inject=garbage],
+    [*" $hw_probe:absent "*], [hw_inject=absent])
   hw_out=$hw_probe_dir/$hw_probe.out
   # The probe stops itself at its budget; the kill is for a probe that
   # hangs, with room for a loaded machine.
@@ -134,7 +135,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
      return 1])
   for hw_key in $hw_keys; do
     hw_val=`sed -n "s/^$hw_key=//p" $hw_out | sed 1q`
-    eval "hw_m_$hw_key=\$hw_val"
+    hw_absent=`sed -n "s/^[[^:]]*: no $hw_key: //p" $hw_probe_dir/$hw_probe.err | sed 1q`
+    eval "hw_m_$hw_key=\$hw_val hw_absent_$hw_key=\$hw_absent"
   done])
 AS_REQUIRE_SHELL_FN([hw_fn_settle],
   [AS_FUNCTION_DESCRIBE([hw_fn_settle], [KEY TYPE MIN MAX FALLBACK DESCRIPTION],
@@ -167,17 +169,18 @@ AS_REQUIRE_SHELL_FN([hw_fn_known],
 AS_REQUIRE_SHELL_FN([hw_fn_obtain],
   [AS_FUNCTION_DESCRIBE([hw_fn_obtain], [KEY TYPE MIN MAX FALLBACK],
     [Set hw_cv_KEY from the probe, the installed hwparams or the fallback.])],
-[AS_CASE([$hw_mode],
+[hw_absent=
+  AS_CASE([$hw_mode],
     [installed], [hw_val=`$PKG_CONFIG --variable=$[1] hwparams`
                   hw_kind=installed],
-    [measure], [eval "hw_val=\$hw_m_$[1]"
+    [measure], [eval "hw_val=\$hw_m_$[1] hw_absent=\${hw_absent_$[1]-}"
                 hw_kind=measured],
     [hw_val= hw_kind=fallback])
   hw_note=
   AS_IF([test $hw_kind = fallback || test -n "$hw_why"],
     [hw_val=$[5] hw_kind=fallback hw_note=${hw_why:-$hw_fallback_why}],
     [test -z "$hw_val" && test "x$[5]" = xnone],
-    [hw_val=none],
+    [hw_val=none hw_note=$hw_absent],
     [test "x$hw_val" = xnone && test $hw_kind = installed], [],
     [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
     [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])

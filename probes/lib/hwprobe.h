@@ -11,9 +11,10 @@
  *   -v           verbose: progress and intermediate results on stderr
  *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
  *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
- * The environment variable HWPROBE_INJECT (crash, hang, garbage) makes the
- * probe misbehave on purpose, so that tests can exercise configure's
- * fallbacks through the real failure paths.
+ * The environment variable HWPROBE_INJECT (crash, hang, garbage, absent)
+ * makes the probe misbehave on purpose, so that tests can exercise
+ * configure's fallbacks through the real failure paths; absent withholds
+ * every value, each with a reason (hwp_absent).
  */
 #ifndef HWPROBE_H
 #define HWPROBE_H
@@ -47,6 +48,11 @@ void hwp_dump_comment(const char *text);
 
 void hwp_emit_int(const char *key, long long value);
 void hwp_emit_dec(const char *key, double value);
+
+/* Why a key this probe can print is not printed (a level the sweep did
+ * not reach, a quantity this platform hides): one line on stderr, which
+ * configure shows next to the undefined value and in the header. */
+void hwp_absent(const char *key, const char *reason);
 
 /* Exit 77 with a reason: this machine or build cannot be measured. */
 void hwp_skip(const char *reason)

@@ -15,7 +15,7 @@ static double budget = 2.0;
 static double started;
 static int verbose;
 static FILE *dump_file;
-static int inject_garbage;
+static int inject_garbage, inject_absent;
 static const char *inputs[MAX_INPUTS];
 static int n_inputs;
 
@@ -42,6 +42,8 @@ static void inject_fault(void)
             hwp_sink++;
     if (strcmp(f, "garbage") == 0)
         inject_garbage = 1;
+    if (strcmp(f, "absent") == 0)
+        inject_absent = 1;
 }
 
 static double parse_seconds(const char *s)
@@ -129,7 +131,9 @@ void hwp_dump_comment(const char *text)
 
 void hwp_emit_int(const char *key, long long value)
 {
-    if (inject_garbage)
+    if (inject_absent)
+        hwp_absent(key, "withheld by HWPROBE_INJECT");
+    else if (inject_garbage)
         printf("%s=%lldxyz\n", key, value);
     else
         printf("%s=%lld\n", key, value);
@@ -137,10 +141,17 @@ void hwp_emit_int(const char *key, long long value)
 
 void hwp_emit_dec(const char *key, double value)
 {
-    if (inject_garbage)
+    if (inject_absent)
+        hwp_absent(key, "withheld by HWPROBE_INJECT");
+    else if (inject_garbage)
         printf("%s=not-a-number\n", key);
     else
         printf("%s=%.4f\n", key, value);
+}
+
+void hwp_absent(const char *key, const char *reason)
+{
+    fprintf(stderr, "%s: no %s: %s\n", probe_name, key, reason);
 }
 
 void hwp_skip(const char *reason)
