@@ -360,6 +360,8 @@ static void emit_level(int level, double size, double ns, double mhz,
     snprintf(key, sizeof key, "l%d_line_bytes", level);
     if (line > 0)
         hwp_emit_int(key, (long long)line);
+    else
+        hwp_absent(key, "the access pairs showed no clear step");
 }
 
 int main(int argc, char **argv)
@@ -429,6 +431,12 @@ int main(int argc, char **argv)
             hwp_emit_int("mem_latency_cycles",
                          (long long)(mem_ns * mhz * 1e-3 + 0.5));
         hwp_emit_dec("mem_latency_ns", mem_ns);
+    } else {
+        char why[128];
+        snprintf(why, sizeof why, "the sweep ended at %.0f MiB before the "
+                 "latency was flat for an octave", x[n - 1] / 1048576.0);
+        hwp_absent("mem_latency_cycles", why);
+        hwp_absent("mem_latency_ns", why);
     }
     free(off);
     hwc_paged_free(&sw.s);
