@@ -43,9 +43,9 @@
  * scatter by 10-15% on a busy VM, and at 1.15 the sweep reached its end
  * without seeing memory in one configure of ten. */
 #define MEMORY_FLAT 1.2
-/* The sweep's largest footprint, unless memory (the input max_mib) is
- * short: this VM's memory plateau starts at about 100 MiB, and the sweep
- * must see an octave of it. */
+/* The sweep's largest footprint (the input max_mib sets another): this
+ * VM's memory plateau starts at about 100 MiB, and the sweep must see an
+ * octave of it. */
 #define SWEEP_MIB 512.0
 
 /* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
@@ -364,6 +364,26 @@ static void emit_level(int level, double size, double ns, double mhz,
         hwp_absent(key, "the access pairs showed no clear step");
 }
 
+/* Memory is the flat octave that ended the sweep (from index mem on), not
+ * the step fit's last level, which may begin part-way up the rise. */
+static void emit_memory(const double *x, const double *ns, size_t n,
+                        size_t mem, double mhz)
+{
+    char why[128];
+    if (mem > 0) {
+        double mem_ns = hwa_median(ns + mem, n - mem);
+        if (mhz > 0.0)
+            hwp_emit_int("mem_latency_cycles",
+                         (long long)(mem_ns * mhz * 1e-3 + 0.5));
+        hwp_emit_dec("mem_latency_ns", mem_ns);
+        return;
+    }
+    snprintf(why, sizeof why, "the sweep ended at %.0f MiB before the "
+             "latency was flat for an octave", x[n - 1] / 1048576.0);
+    hwp_absent("mem_latency_cycles", why);
+    hwp_absent("mem_latency_ns", why);
+}
+
 int main(int argc, char **argv)
 {
     static struct sweep sw;
@@ -423,21 +443,7 @@ int main(int argc, char **argv)
         emit_level((int)i + 1, sizes[i], lat[i], mhz, lline);
     }
     hwp_emit_int("llc_effective_bytes", (long long)sizes[caches - 1]);
-    if (mem) {
-        /* Memory is the flat octave that ended the sweep, not the step
-         * fit's last level, which may begin part-way up the rise. */
-        double mem_ns = hwa_median(ns + mem, n - mem);
-        if (mhz > 0.0)
-            hwp_emit_int("mem_latency_cycles",
-                         (long long)(mem_ns * mhz * 1e-3 + 0.5));
-        hwp_emit_dec("mem_latency_ns", mem_ns);
-    } else {
-        char why[128];
-        snprintf(why, sizeof why, "the sweep ended at %.0f MiB before the "
-                 "latency was flat for an octave", x[n - 1] / 1048576.0);
-        hwp_absent("mem_latency_cycles", why);
-        hwp_absent("mem_latency_ns", why);
-    }
+    emit_memory(x, ns, n, mem, mhz);
     free(off);
     hwc_paged_free(&sw.s);
     hwc_free(buf, max);
