@@ -74,6 +74,32 @@ static void synthetic(void)
           "a level less than twice the one above is found");
 }
 
+/* Spikes the first cleaning pass must take out (levels.c, despike): one
+ * on the first point, which the median's short window kept and the
+ * isotonic fit spread over all of L1, and one in the middle of a level of
+ * three points, which the median passed on to the point after it. */
+static void spikes(void)
+{
+    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
+    double close_ends[] = {49152, 81920, 33554432}, close_lv[] = {1.2, 4, 6, 60};
+    size_t n, k, i;
+
+    n = synth(x, y, ends, lv, 3, 0, 0);
+    y[0] *= 3.0;
+    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
+    check(k == 4 && within(lat[0], 1.19, 1.21)
+          && within(sz[0], 40000, 49152),
+          "a spike on the first point does not raise L1");
+    n = synth(x, y, close_ends, close_lv, 3, 0, 0);
+    for (i = 0; x[i] <= 49152; i++)
+        ;
+    y[i + 1] *= 3.0; /* the middle one of 52, 64 and 76 KiB */
+    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
+    check(k == 4 && within(sz[1], 65536, 81920) && within(lat[1], 3.96, 4.04),
+          "a spike inside a level of three points leaves it three");
+}
+
 /* The middle of a rise and the grid the lower levels are reported on. */
 static void midpoints(void)
 {
@@ -262,6 +288,7 @@ int main(void)
 {
     const char *srcdir = getenv("top_srcdir");
     synthetic();
+    spikes();
     midpoints();
     recorded(srcdir ? srcdir : ".", "caches-kvm-1.txt");
     recorded(srcdir ? srcdir : ".", "caches-kvm-2.txt");

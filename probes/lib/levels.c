@@ -4,6 +4,47 @@
 
 #include <math.h>
 
+/* A point more than this above the points on both sides of it is a
+ * spike (an interrupt, a page fault, a neighbour's burst; the largest
+ * in the recorded curves are 1.3-1.6x).  The few percent a level wobbles
+ * are left to median3, as before.  A step is never a spike: it is not
+ * above the point after it. */
+#define SPIKE 1.25
+
+/* Take the spikes out first.  Inside median3 a spike also sits in its
+ * neighbours' windows, and it moved the point after it when that one was
+ * on a rise: 60, spike, 90, 120 became 60, 90, 120, 120, and the two
+ * equal points on a soft rise passed for a level of their own; in a level
+ * of three points the one after the spike became a spike itself, and the
+ * level was lost (tests/test-levels.c).  A spike is replaced by the curve
+ * after it extended back (on log scales, as far below the next point as
+ * the one after that is above it): on a rise that is where the rise would
+ * be, on a level or at its first point it is the level.  It is kept below
+ * the next point, and above the middle (on log scales) of its neighbours,
+ * so that the level before a spike runs on into it only when the point
+ * after the spike is within (1 + flat_rel)^2 of that level, where it is
+ * nearly flat anyway.  Left to right: the left neighbour is clean.  The
+ * first point has none, but a cost curve starts on its fastest level: a
+ * first point above the second is a spike, which the median (its window
+ * cut short) kept and the isotonic fit then pooled into the whole first
+ * level, raising it: L1 at 6 cycles instead of 5 for a tripled first
+ * point, L1 and a small L2 merged into one.  The last point has no right
+ * neighbour, and a curve may end on a rise: it stays. */
+static void despike(const double *y, size_t n, double *out)
+{
+    size_t i;
+    for (i = 0; i + 1 < n; i++) {
+        double lo = i > 0 ? out[i - 1] : 0.0;
+        double hi = y[i + 1] > lo ? y[i + 1] : lo;
+        double back = i + 2 < n ? y[i + 1] * y[i + 1] / y[i + 2] : hi;
+        double mid = sqrt(lo * hi);
+        out[i] = y[i] <= SPIKE * hi ? y[i]
+                 : back > hi ? hi : back < mid ? mid : back;
+    }
+    if (n > 0)
+        out[n - 1] = y[n - 1];
+}
+
 /* Median of three neighbours: one spike (an interrupt, a page fault)
  * goes, a step of two or more points stays. */
 static void median3(const double *y, size_t n, double *out)
@@ -14,6 +55,17 @@ static void median3(const double *y, size_t n, double *out)
         double lo = a < b ? a : b, hi = a < b ? b : a;
         out[i] = c < lo ? lo : c > hi ? hi : c;
     }
+}
+
+/* The curve as the analysis sees it: spikes out, noise smoothed, then
+ * the isotonic fit (Sandoval 2.3.1), since cost never falls as the
+ * footprint grows.  n <= HWL_MAX_POINTS. */
+static void clean_curve(const double *y, size_t n, double *out)
+{
+    double z[HWL_MAX_POINTS];
+    despike(y, n, z);
+    median3(z, n, out);
+    hwa_monotone(out, NULL, n, out);
 }
 
 /* The levels of the curve: Sandoval 2.3 with the counting made strict.
@@ -31,11 +83,10 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
     size_t breaks[HWL_MAX_LEVELS + 1], levels, j, i;
     if (n == 0 || n > HWL_MAX_POINTS)
         return 0;
-    median3(y, n, ym);
+    clean_curve(y, n, ym);
     /* Width 0.2 keeps levels apart from about 1.35x in latency: a small L2
      * only 1.5x slower than L1 must still count, and min_points already
      * stops a soft rise from passing for a level. */
-    hwa_monotone(ym, NULL, n, ym);
     levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
                               HWL_MAX_LEVELS + 1);
     if (levels < 2)
@@ -94,8 +145,7 @@ double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
     size_t i;
     if (n == 0 || n > HWL_MAX_POINTS || lo <= 0.0 || hi <= lo)
         return 0.0;
-    median3(y, n, ym);
-    hwa_monotone(ym, NULL, n, ym);
+    clean_curve(y, n, ym);
     for (i = from; i < n; i++)
         if (ym[i] >= mid) {
             double f;
