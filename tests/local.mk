@@ -38,7 +38,7 @@ shell_tests = \
 TESTS += $(shell_tests)
 EXTRA_DIST += $(shell_tests)
 
-# The analysis routines on synthetic curves (deterministic).
+# The analysis building blocks on small known curves (deterministic).
 check_PROGRAMS += tests/test-analysis
 tests_test_analysis_SOURCES = tests/test-analysis.c
 tests_test_analysis_CPPFLAGS = -I$(srcdir)/probes/lib

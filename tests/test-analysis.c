@@ -1,28 +1,18 @@
-/* test-analysis.c - unit tests of the curve analysis (probes/lib/analysis.c).
- *
- * Synthetic latency curves stand in for a machine: footprints 1 KiB..64 MiB,
- * 8 points per doubling, caches that step cleanly or softly, multiplicative
- * noise from a fixed-seed generator, and outliers.  Every check is
- * deterministic.  Prints one "ok N - ..." or "not ok N - ..." line per check;
- * exits 0 when all pass, 1 otherwise.
- *
- * Arguments, if any, are recorded curves (tests/data/README.md); each is
- * loaded and checked against the expectations in its comment lines.
+/* test-analysis.c - unit tests of the building blocks of the curve
+ * analysis (probes/lib/analysis.c): the isotonic fit, the median, the
+ * density count of levels, the optimal step fit, BlackjackBench's step
+ * detectors and QT clustering, each on small curves whose answer is
+ * known.  What the memory probes build from them is tested on synthetic
+ * machines and recorded curves in tests/test-levels.c.  Every check is
+ * deterministic.  Prints one "ok N - ..." or "not ok N - ..." line per
+ * check; exits 0 when all pass, 1 otherwise.
  */
 #include "analysis.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-#define KIB 1024.0
-#define MIB (1024.0 * 1024.0)
-#define PER_DOUBLING 8
-#define NPOINTS (16 * PER_DOUBLING + 1) /* 1 KiB .. 64 MiB */
-#define MAX_CACHES 6
-#define CURVE_MAX 4096
 
 static int checks, failures;
 
@@ -56,155 +46,12 @@ static int same_vector(const double *a, const double *b, size_t n)
     return 1;
 }
 
-/* ---- synthetic machine --------------------------------------------- */
-
-/* A cache level: capacity, hit latency, and the footprint factor over which
- * its misses set in (1 = a clean step; 4 = from C/2 to 2C, like a cache
- * with random replacement or physically indexed conflicts; 0 = a random
- * chase past capacity, which hits with probability C/F and so approaches
- * the next level only slowly). */
-struct cache {
-    double bytes, cycles, soft;
-};
-
-struct machine {
-    struct cache c[MAX_CACHES];
-    size_t ncaches;
-    double memory; /* latency past the last cache */
-};
-
-/* Fraction of accesses that miss a cache: a step, a smoothstep in
- * log(footprint) over the soft range centred on capacity, or 1 - C/F. */
-static double miss_fraction(double footprint, const struct cache *c)
-{
-    double u, v;
-
-    if (c->soft == 0.0)
-        return footprint > c->bytes ? 1.0 - c->bytes / footprint : 0.0;
-    if (c->soft <= 1.0)
-        return footprint > c->bytes ? 1.0 : 0.0;
-    u = log2(footprint / c->bytes) / log2(c->soft); /* -0.5 .. 0.5 */
-    v = u + 0.5;
-    if (v <= 0.0)
-        return 0.0;
-    if (v >= 1.0)
-        return 1.0;
-    return v * v * (3.0 - 2.0 * v);
-}
-
-static double latency(const struct machine *m, double footprint)
-{
-    double lat = m->ncaches > 0 ? m->c[0].cycles : m->memory;
-    size_t j;
-
-    for (j = 0; j < m->ncaches; j++) {
-        double next = j + 1 < m->ncaches ? m->c[j + 1].cycles : m->memory;
-        lat += (next - m->c[j].cycles) * miss_fraction(footprint, &m->c[j]);
-    }
-    return lat;
-}
-
 /* 64-bit LCG (Knuth's MMIX constants): fixed seed, same noise everywhere. */
 static double uniform(unsigned long long *state)
 {
     *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (double)(*state >> 11) / 9007199254740992.0;
 }
-
-/* Fill x, y for machine m; noise is the +-relative amplitude, outliers is a
- * list of indices whose latency is tripled. */
-static void make_curve(const struct machine *m, double noise,
-                       unsigned long long seed, const size_t *outliers,
-                       size_t noutliers, double *x, double *y)
-{
-    size_t i;
-
-    for (i = 0; i < NPOINTS; i++) {
-        x[i] = KIB * pow(2.0, (double)i / PER_DOUBLING);
-        y[i] = latency(m, x[i]);
-        if (noise > 0.0)
-            y[i] *= 1.0 + noise * (2.0 * uniform(&seed) - 1.0);
-    }
-    for (i = 0; i < noutliers; i++)
-        y[outliers[i]] *= 3.0;
-}
-
-/* The reported sizes must be conservative but useful: within [C/2, C] of
- * each true capacity, in order. */
-static int sizes_ok(const struct machine *m, const double *sizes, size_t n)
-{
-    size_t j;
-
-    if (n != m->ncaches)
-        return 0;
-    for (j = 0; j < n; j++)
-        if (sizes[j] > m->c[j].bytes || sizes[j] < 0.5 * m->c[j].bytes)
-            return 0;
-    return 1;
-}
-
-static int latencies_ok(const struct machine *m, const double *lat,
-                        size_t levels, double rel)
-{
-    size_t j;
-
-    if (levels != m->ncaches + 1)
-        return 0;
-    for (j = 0; j < m->ncaches; j++)
-        if (!near(lat[j], m->c[j].cycles, rel))
-            return 0;
-    return near(lat[m->ncaches], m->memory, rel);
-}
-
-static void show_sizes(const char *what, const double *s, const double *lat,
-                       size_t levels)
-{
-    size_t j;
-
-    printf("# %s: %u levels:", what, (unsigned)levels);
-    for (j = 0; j < levels; j++) {
-        printf(" %.3g cycles", lat[j]);
-        if (j + 1 < levels)
-            printf(" up to %.4g KiB,", s[j] / KIB);
-    }
-    putchar('\n');
-}
-
-/* Analyse one synthetic curve and check level count, sizes, latencies. */
-static void check_machine(const char *what, const struct machine *m,
-                          double noise, const size_t *outliers,
-                          size_t noutliers, double lat_tol)
-{
-    double x[NPOINTS], y[NPOINTS], sizes[MAX_CACHES], lat[MAX_CACHES + 1];
-    size_t levels;
-
-    make_curve(m, noise, 12345, outliers, noutliers, x, y);
-    levels = hwa_effective_sizes(x, y, NPOINTS, 0.1, sizes, lat, MAX_CACHES);
-    if (levels >= 1 && levels <= MAX_CACHES + 1)
-        show_sizes(what, sizes, lat, levels);
-    check(levels == m->ncaches + 1, "%s: %u levels found", what,
-          (unsigned)m->ncaches + 1);
-    check(levels == m->ncaches + 1 && sizes_ok(m, sizes, levels - 1),
-          "%s: each effective size within [C/2, C]", what);
-    if (lat_tol > 0.0)
-        check(latencies_ok(m, lat, levels, lat_tol),
-              "%s: level latencies within %.0f%%", what, lat_tol * 100.0);
-}
-
-/* Three caches and memory, as on a current x86 server core. */
-static const struct machine clean = {
-    {{48 * KIB, 5, 1}, {2 * MIB, 16, 1}, {32 * MIB, 60, 1}}, 3, 250};
-/* Soft: misses set in over a factor 2 to 4 of footprint; L3 plateau only
- * one doubling long, and memory reached before the sweep ends. */
-static const struct machine soft = {
-    {{48 * KIB, 5, 2}, {2 * MIB, 16, 4}, {16 * MIB, 60, 4}}, 3, 250};
-/* L2 only 80 KiB: less than twice L1, below Sandoval's premise. */
-static const struct machine narrow = {
-    {{48 * KIB, 5, 1}, {80 * KIB, 12, 1}, {8 * MIB, 40, 1}}, 3, 200};
-/* Hit rate C/F past each capacity: no level is ever quite flat. */
-static const struct machine chase = {
-    {{32 * KIB, 4, 0}, {1 * MIB, 14, 0}, {8 * MIB, 50, 0}}, 3, 200};
-static const struct machine flat = {{{0}}, 0, 7};
 
 /* ---- the checks ---------------------------------------------------- */
 
@@ -379,208 +226,14 @@ static void test_qt(void)
           "qt clustering refuses empty, oversized and negative input");
 }
 
-static void test_effective_sizes(void)
+int main(void)
 {
-    static const size_t spikes[] = {0, 20, 50, 70, 100, 128};
-    static const size_t pairs[] = {30, 31, 90, 91};
-
-    check_machine("clean steps", &clean, 0, NULL, 0, 0.01);
-    check_machine("soft steps", &soft, 0, NULL, 0, 0.1);
-    check_machine("clean steps, 3% noise", &clean, 0.03, NULL, 0, 0.05);
-    check_machine("soft steps, 3% noise", &soft, 0.03, NULL, 0, 0.1);
-    check_machine("clean steps, isolated x3 outliers", &clean, 0, spikes, 6,
-                  0.01);
-    check_machine("clean steps, paired x3 outliers", &clean, 0, pairs, 4,
-                  0.01);
-    check_machine("soft steps, noise and outliers", &soft, 0.03, spikes, 6,
-                  0.1);
-    check_machine("level less than twice the one above", &narrow, 0.03, NULL,
-                  0, 0.05);
-    /* No latency check: the chase never settles on its hit latencies. */
-    check_machine("random chase, hit rate C/F", &chase, 0.03, NULL, 0, 0);
-    check_machine("no step at all", &flat, 0, NULL, 0, 0.01);
-    check_machine("no step at all, 3% noise", &flat, 0.03, NULL, 0, 0.05);
-}
-
-/* A machine on a shared VM is measured again and again: the answer must be
- * right for every noise draw, not for one lucky seed. */
-static void test_many_seeds(const struct machine *m, const char *what)
-{
-    double x[NPOINTS], y[NPOINTS], sizes[MAX_CACHES], lat[MAX_CACHES + 1];
-    size_t spikes[3], levels, bad = 0;
-    unsigned long long seed, pick = 99;
-
-    for (seed = 1; seed <= 200; seed++) {
-        spikes[0] = (size_t)(uniform(&pick) * NPOINTS);
-        spikes[1] = (size_t)(uniform(&pick) * NPOINTS);
-        spikes[2] = (size_t)(uniform(&pick) * NPOINTS);
-        make_curve(m, 0.03, seed, spikes, 3, x, y);
-        levels = hwa_effective_sizes(x, y, NPOINTS, 0.1, sizes, lat,
-                                     MAX_CACHES);
-        if (levels != m->ncaches + 1 || !sizes_ok(m, sizes, levels - 1)) {
-            if (bad++ == 0 && levels >= 1 && levels <= MAX_CACHES + 1)
-                show_sizes("first failing seed", sizes, lat, levels);
-        }
-    }
-    check(bad == 0,
-          "%s: right for 200 noise seeds with 3 outliers each (%u wrong)",
-          what, (unsigned)bad);
-}
-
-static void test_effective_edges(void)
-{
-    double x[NPOINTS], y[NPOINTS], copy[NPOINTS], s1[4], s2[4], l1[5], l2[5];
-    double guard[2] = {-1, -1}, lat[2];
-    size_t n1, n2;
-
-    make_curve(&soft, 0.03, 4242, NULL, 0, x, y);
-    memcpy(copy, y, sizeof y);
-    n1 = hwa_effective_sizes(x, y, NPOINTS, 0.1, s1, l1, 4);
-    n2 = hwa_effective_sizes(x, y, NPOINTS, 0.1, s2, l2, 4);
-    check(n1 == 4 && n2 == 4 && memcmp(s1, s2, 3 * sizeof *s1) == 0
-              && memcmp(l1, l2, 4 * sizeof *l1) == 0
-              && memcmp(y, copy, sizeof y) == 0,
-          "effective sizes: same answer twice, input untouched");
-    n1 = hwa_effective_sizes(x, y, NPOINTS, 0.1, guard, lat, 1);
-    check(n1 == 4 && guard[0] > 0 && guard[1] == -1,
-          "effective sizes: writes at most max sizes, returns all levels");
-    y[10] = 0;
-    check(hwa_effective_sizes(x, y, NPOINTS, 0.1, s1, l1, 4) == 0,
-          "effective sizes: a zero latency is refused");
-    y[10] = copy[10];
-    x[10] = x[9];
-    check(hwa_effective_sizes(x, y, NPOINTS, 0.1, s1, l1, 4) == 0,
-          "effective sizes: repeated footprint is refused");
-    check(hwa_effective_sizes(x, y, 1, 0.1, s1, l1, 4) == 1 && l1[0] == y[0],
-          "effective sizes: one point is one level");
-    check(hwa_effective_sizes(x, y, 9, 0.0, s1, l1, 4) == 0
-              && hwa_effective_sizes(x, y, 0, 0.1, s1, l1, 4) == 0,
-          "effective sizes: no rel or no points, no answer");
-}
-
-/* ---- recorded curves ----------------------------------------------- */
-
-/* A recorded curve: "x y" lines, '#' comments.  Expectations ride in
- * comments: "# expect levels N" and "# expect size BYTES" (true capacities,
- * in order; the analysis must report within [C/2, C]). */
-struct recorded {
-    double x[CURVE_MAX], y[CURVE_MAX], capacity[MAX_CACHES];
-    size_t n, ncap, levels; /* levels 0: not stated */
-};
-
-/* "x y" and nothing else but blanks; returns 0 on anything else. */
-static int parse_point(const char *line, double *x, double *y)
-{
-    char *end;
-
-    *x = strtod(line, &end);
-    if (end == line)
-        return 0;
-    line = end;
-    *y = strtod(line, &end);
-    if (end == line)
-        return 0;
-    return strspn(end, " \t\r\n") == strlen(end);
-}
-
-static int load_curve(FILE *f, struct recorded *r)
-{
-    char line[256];
-    double a, b;
-    unsigned long v;
-
-    r->n = r->ncap = r->levels = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        if (line[0] == '#') {
-            if (sscanf(line, "# expect levels %lu", &v) == 1)
-                r->levels = v;
-            else if (sscanf(line, "# expect size %lf", &a) == 1
-                     && r->ncap < MAX_CACHES)
-                r->capacity[r->ncap++] = a;
-            continue;
-        }
-        if (strspn(line, " \t\r\n") == strlen(line))
-            continue;
-        if (r->n == CURVE_MAX || !parse_point(line, &a, &b))
-            return 0;
-        r->x[r->n] = a;
-        r->y[r->n++] = b;
-    }
-    return r->n > 0;
-}
-
-static void check_recorded(const char *path, struct recorded *r)
-{
-    double sizes[MAX_CACHES], lat[MAX_CACHES + 1];
-    size_t levels, j;
-    FILE *f = fopen(path, "r");
-    int ok;
-
-    if (!check(f != NULL && load_curve(f, r), "%s: loads", path)) {
-        if (f != NULL)
-            fclose(f);
-        return;
-    }
-    fclose(f);
-    levels = hwa_effective_sizes(r->x, r->y, r->n, 0.1, sizes, lat,
-                                 MAX_CACHES);
-    if (levels >= 1 && levels <= MAX_CACHES + 1)
-        show_sizes(path, sizes, lat, levels);
-    if (r->levels > 0)
-        check(levels == r->levels, "%s: %u levels", path, (unsigned)r->levels);
-    for (ok = levels == r->ncap + 1, j = 0; ok && j < r->ncap; j++)
-        ok = sizes[j] <= r->capacity[j] && sizes[j] >= 0.5 * r->capacity[j];
-    if (r->ncap > 0)
-        check(ok, "%s: each effective size within [C/2, C]", path);
-}
-
-static void test_loader(struct recorded *r)
-{
-    FILE *f = tmpfile();
-    int ok;
-
-    if (f == NULL) {
-        printf("# tmpfile failed; loader not tested\n");
-        return;
-    }
-    fputs("# probe cache-latency\n# expect levels 2\n# expect size 32768\n"
-          "1024 4.0\n\n2048 4.1\n# a note\n65536 12\n",
-          f);
-    rewind(f);
-    ok = load_curve(f, r);
-    fclose(f);
-    check(ok && r->n == 3 && r->levels == 2 && r->ncap == 1
-              && r->capacity[0] == 32768 && r->x[2] == 65536 && r->y[1] == 4.1,
-          "recorded-curve loader reads points and expectations");
-    if ((f = tmpfile()) == NULL)
-        return;
-    fputs("1024 4.0\n2048 4.1 7\n", f);
-    rewind(f);
-    ok = load_curve(f, r);
-    fclose(f);
-    check(!ok, "recorded-curve loader refuses a third column");
-}
-
-int main(int argc, char **argv)
-{
-    static struct recorded rec;
-    int i;
-
     test_monotone();
     test_median();
     test_count_levels();
     test_step_fit();
     test_detectors();
     test_qt();
-    test_effective_sizes();
-    test_many_seeds(&clean, "clean steps");
-    test_many_seeds(&soft, "soft steps");
-    test_many_seeds(&narrow, "narrow level");
-    test_many_seeds(&chase, "random chase");
-    test_effective_edges();
-    test_loader(&rec);
-    for (i = 1; i < argc; i++)
-        check_recorded(argv[i], &rec);
     printf("# %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sandoval 2.3.2 assumes a miss costs at least 25%: the narrowest window
- * hwa_effective_sizes() counts levels with. */
-#define LEVEL_REL_MIN 0.25
-
 /* Density grid: a quarter of a bandwidth per cell places a peak to within
  * about 1% of a level's latency; the cap only bites on absurd inputs. */
 #define CELLS_PER_SIGMA 4.0
@@ -60,23 +56,17 @@ void hwa_monotone(const double *y, const double *w, size_t n, double *out)
 
 /* ---- median ------------------------------------------------------- */
 
-/* Median of v[0..n-1], n > 0, sorting a copy in scratch. */
-static double median_of(const double *v, size_t n, double *scratch)
-{
-    memcpy(scratch, v, n * sizeof *scratch);
-    qsort(scratch, n, sizeof *scratch, cmp_double);
-    return n % 2 ? scratch[n / 2]
-                 : 0.5 * (scratch[n / 2 - 1] + scratch[n / 2]);
-}
-
+/* Sorts a copy, so the caller's order stays. */
 double hwa_median(const double *v, size_t n)
 {
-    double *scratch, m;
+    double *s, m;
 
-    if (n == 0 || (scratch = malloc(n * sizeof *scratch)) == NULL)
+    if (n == 0 || (s = malloc(n * sizeof *s)) == NULL)
         return (double)NAN;
-    m = median_of(v, n, scratch);
-    free(scratch);
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
     return m;
 }
 
@@ -502,181 +492,4 @@ size_t hwa_qt_cluster(const double *v, size_t n, double rel_diameter,
         nc = 0;
     free(s);
     return nc;
-}
-
-/* ---- effective sizes ---------------------------------------------- */
-
-/* Running median over 5 points: an isolated spike of one or two points (a
- * timer interrupt, a page fault) disappears, while a monotone run, a clean
- * step and any plateau of three or more points pass unchanged.  At the ends
- * the window is cut short and the rank is kept off its extremes, so a spike
- * on the first or last point goes too. */
-static void median5(const double *y, size_t n, double *out)
-{
-    double w[5];
-    size_t i, j, lo, hi, rank;
-
-    for (i = 0; i < n; i++) {
-        lo = i >= 2 ? i - 2 : 0;
-        hi = i + 2 < n ? i + 2 : n - 1;
-        if (hi - lo < 2) {
-            out[i] = y[i];
-            continue;
-        }
-        for (j = lo; j <= hi; j++)
-            w[j - lo] = y[j];
-        qsort(w, hi - lo + 1, sizeof *w, cmp_double);
-        rank = i - lo;
-        if (rank < 1)
-            rank = 1;
-        if (rank > hi - lo - 1)
-            rank = hi - lo - 1;
-        out[i] = w[rank];
-    }
-}
-
-/* x positive and strictly increasing, y positive; anything else is a broken
- * measurement that no analysis should turn into a number. */
-static int valid_curve(const double *x, const double *y, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (!isfinite(x[i]) || !isfinite(y[i]) || !(x[i] > 0.0)
-            || !(y[i] > 0.0))
-            return 0;
-        if (i > 0 && !(x[i] > x[i - 1]))
-            return 0;
-    }
-    return 1;
-}
-
-/* A level must be seen over half a doubling of footprint: a cache is at
- * least about twice the one before it, so even a small level spans most of
- * a doubling, while a bump on a soft transition spans less.  Never fewer
- * than 3 points, the smallest run median5() cannot erase. */
-static size_t min_level_points(const double *x, size_t n)
-{
-    double per_doubling = (double)(n - 1) / log2(x[n - 1] / x[0]);
-    double half = ceil(0.5 * per_doubling);
-
-    if (half > (double)n)
-        return n; /* a sweep over a tiny range: at most one level */
-    return half > 3.0 ? (size_t)half : 3;
-}
-
-/* The levels of a cleaned curve: how many, their density centres, and
- * where the step fit breaks between them. */
-struct levels_in {
-    size_t count;
-    double *centres; /* count of them */
-    size_t *breaks;  /* count - 1 of them */
-};
-
-/* Boundary of segment [a, b) with typical latency ref: the last point whose
- * monotone latency is within rel of ref.  Stopping at b as well means the
- * answer is never past the optimal step, so it is the smaller of the two
- * readings (Sandoval's step and the "still flat" rule). */
-static size_t last_flat(const double *ym, size_t a, size_t b, double ref,
-                        double rel)
-{
-    size_t i = a;
-
-    while (i + 1 < b && ym[i + 1] <= ref * (1.0 + rel))
-        i++;
-    return i;
-}
-
-/* A level's latency: its density centre when that lies within its segment,
- * which is where the segment is flattest even when the level keeps rising
- * (a random chase past a cache of size C hits with probability C/F);
- * otherwise the segment's median, which the transitions on either side do
- * not move. */
-static double level_latency(const double *ym, size_t a, size_t b,
-                            double centre, double *scratch)
-{
-    if (centre >= ym[a] && centre <= ym[b - 1])
-        return centre;
-    return median_of(ym + a, b - a, scratch);
-}
-
-/* Each level's latency and effective size, once the step fit has placed
- * the breaks between them. */
-static void read_levels(const double *x, const double *ym, size_t n,
-                        double rel, const struct levels_in *in,
-                        double *scratch, double *sizes, double *latencies,
-                        size_t max)
-{
-    size_t j, a, b;
-
-    for (j = 0; j < in->count; j++) {
-        double ref;
-        a = j == 0 ? 0 : in->breaks[j - 1];
-        b = j + 1 == in->count ? n : in->breaks[j];
-        ref = level_latency(ym, a, b, in->centres[j], scratch);
-        if (latencies != NULL && j <= max)
-            latencies[j] = ref;
-        if (sizes != NULL && j + 1 < in->count && j < max)
-            sizes[j] = x[last_flat(ym, a, b, ref, rel)];
-    }
-}
-
-/* Place in->count levels on the cleaned curve ym and read them.  Returns
- * the number of levels, or 0 when out of memory. */
-static size_t place_levels(const double *x, const double *ym, size_t n,
-                           double rel, struct levels_in *in, double *sizes,
-                           double *latencies, size_t max)
-{
-    double *lg = malloc(2 * n * sizeof *lg);
-    size_t i, placed = 0;
-
-    in->breaks = malloc(in->count * sizeof *in->breaks);
-    if (lg != NULL && in->breaks != NULL) {
-        /* Least squares on log(latency): every level weighs the same,
-         * whether it costs 4 cycles or 300, and noise is multiplicative. */
-        for (i = 0; i < n; i++)
-            lg[i] = log(ym[i]);
-        if (hwa_step_fit(lg, n, in->count - 1, in->breaks, NULL) >= 0.0) {
-            read_levels(x, ym, n, rel, in, lg + n, sizes, latencies, max);
-            placed = in->count;
-        }
-    }
-    free(in->breaks);
-    free(lg);
-    return placed;
-}
-
-/* The pipeline: median5() removes spikes, the isotonic fit what noise is
- * left going the wrong way (Sandoval 2.3.1), the density of the fitted
- * latencies says how many levels there are (2.3.2), the optimal step fit
- * where they are (2.3.3), and last_flat() makes the sizes conservative.
- * Levels are counted with a width of max(rel, 25%): a level within rel of
- * the one below is not worth a boundary, and Sandoval's 25% is the smallest
- * cost of a miss worth calling a level. */
-size_t hwa_effective_sizes(const double *x, const double *y, size_t n,
-                           double rel, double *sizes, double *latencies,
-                           size_t max)
-{
-    double *ym, level_rel = rel > LEVEL_REL_MIN ? rel : LEVEL_REL_MIN;
-    struct levels_in in = {0, NULL, NULL};
-
-    if (n == 0 || !(rel > 0.0) || !isfinite(rel) || !valid_curve(x, y, n))
-        return 0;
-    if ((ym = malloc(2 * n * sizeof *ym)) == NULL)
-        return 0;
-    in.centres = ym + n;
-    median5(y, n, ym);
-    hwa_monotone(ym, NULL, n, ym);
-    if (n >= 2)
-        in.count = hwa_count_levels(ym, n, level_rel, min_level_points(x, n),
-                                    in.centres, n);
-    if (in.count == 0) {
-        /* Nothing holds enough points to be a level: one level, whose
-         * centre (out of every segment's range) defers to the median. */
-        in.count = 1;
-        in.centres[0] = -1.0;
-    }
-    in.count = place_levels(x, ym, n, rel, &in, sizes, latencies, max);
-    free(ym);
-    return in.count;
 }

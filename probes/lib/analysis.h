@@ -2,8 +2,9 @@
  *
  * Pure functions: arrays in, numbers out, no timing, no I/O, no globals, no
  * allocation beyond what the caller passes or the function frees before it
- * returns.  They are unit-tested on synthetic and recorded curves
- * (tests/test-analysis.c, tests/data/).  The methods are those of Sandoval's
+ * returns.  They are unit-tested in tests/test-analysis.c; levels.h builds
+ * the memory probes' analysis from them, tested on synthetic and recorded
+ * curves in tests/test-levels.c.  The methods are those of Sandoval's
  * thesis (section 2.3) and BlackjackBench (section 4).
  *
  * A curve is n points (x[i], y[i]) with x strictly increasing (a footprint,
@@ -64,24 +65,6 @@ long hwa_biggest_step(const double *y, size_t n, double *ratio);
 #define HWA_QT_MAX 4096
 size_t hwa_qt_cluster(const double *v, size_t n, double rel_diameter,
                       int *label);
-
-/* Effective capacities from a latency curve (Sandoval 2.3, conservative).
- * x: footprints, positive, strictly increasing, ideally on a log grid of
- * about 8 points per doubling; y: latencies, positive.  The curve is cleaned
- * (a running median of 5 removes spikes of one or two points, then
- * hwa_monotone()), its levels are counted with hwa_count_levels() (width
- * max(rel, 0.25); a level must span half a doubling, at least 3 points) and
- * placed with hwa_step_fit() on log(latency).  Level j's latency is its
- * density centre (the median of its segment if the centre falls outside);
- * boundary j's effective size is the largest x, up to the step, whose
- * cleaned latency is still within `rel` of level j's.
- * sizes[] receives up to max boundaries (ascending), latencies[] up to max+1
- * levels (fastest first); either may be NULL.  Returns the number of levels
- * found (boundaries + 1), which may exceed max+1; 0 when x or y is invalid,
- * rel is not positive, or out of memory. */
-size_t hwa_effective_sizes(const double *x, const double *y, size_t n,
-                           double rel, double *sizes, double *latencies,
-                           size_t max);
 
 /* Median of n values (v is not modified); NaN when n is 0 or out of
  * memory. */
