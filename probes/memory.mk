@@ -16,7 +16,8 @@ probes_caches_LDADD = $(probe_ldadd)
 memory_tests += tests/caches.test tests/data/caches-kvm-1.txt \
 	tests/data/caches-kvm-2.txt tests/data/caches-kvm-3.txt \
 	tests/data/caches-kvm-4.txt tests/data/caches-kvm-5.txt \
-	tests/data/caches-kvm-6.txt tests/data/caches-kvm-7.txt
+	tests/data/caches-kvm-6.txt tests/data/caches-kvm-7.txt \
+	tests/data/caches-kvm-8.txt
 TESTS += tests/caches.test tests/test-levels
 tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels

@@ -603,6 +603,7 @@ int main(void)
     recorded_count(srcdir ? srcdir : ".", "caches-kvm-5.txt");
     recorded_count(srcdir ? srcdir : ".", "caches-kvm-6.txt");
     recorded_count(srcdir ? srcdir : ".", "caches-kvm-7.txt");
+    recorded_count(srcdir ? srcdir : ".", "caches-kvm-8.txt");
     recorded_report(srcdir ? srcdir : ".", "caches-kvm-1.txt", 8 << 20);
     recorded_report(srcdir ? srcdir : ".", "caches-kvm-2.txt", 8 << 20);
     recorded_report(srcdir ? srcdir : ".", "caches-kvm-3.txt", 8 << 20);
@@ -610,6 +611,7 @@ int main(void)
     recorded_report(srcdir ? srcdir : ".", "caches-kvm-5.txt", 1 << 20);
     recorded_report(srcdir ? srcdir : ".", "caches-kvm-6.txt", 8 << 20);
     recorded_report(srcdir ? srcdir : ".", "caches-kvm-7.txt", 8 << 20);
+    recorded_report(srcdir ? srcdir : ".", "caches-kvm-8.txt", 8 << 20);
     twins();
     recorded_tlb(srcdir ? srcdir : ".", "tlb-kvm-1.txt");
     recorded_tlb(srcdir ? srcdir : ".", "tlb-kvm-2.txt");
