@@ -27,4 +27,12 @@ probe_programs += probes/tlb
 probes_tlb_LDADD = $(probe_ldadd)
 memory_tests += tests/tlb.test tests/data/tlb-kvm-1.txt tests/data/tlb-kvm-2.txt
 TESTS += tests/tlb.test
+
+# Below the L1: inclusion by back-invalidation.
+probe_lib_sources += probes/lib/inclusion.h probes/lib/inclusion.c
+check_PROGRAMS += tests/test-inclusion
+tests_test_inclusion_SOURCES = tests/test-inclusion.c
+tests_test_inclusion_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_inclusion_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-inclusion
 EXTRA_DIST += $(memory_tests)
