@@ -30,9 +30,13 @@ TESTS += tests/tlb.test
 
 # Below the L1: inclusion by back-invalidation.
 probe_lib_sources += probes/lib/inclusion.h probes/lib/inclusion.c
+probe_sources += probes/inclusion.c
+probe_programs += probes/inclusion
+probes_inclusion_LDADD = $(probe_ldadd)
 check_PROGRAMS += tests/test-inclusion
 tests_test_inclusion_SOURCES = tests/test-inclusion.c
 tests_test_inclusion_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_inclusion_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
-TESTS += tests/test-inclusion
+memory_tests += tests/inclusion.test
+TESTS += tests/test-inclusion tests/inclusion.test
 EXTRA_DIST += $(memory_tests)
