@@ -39,4 +39,12 @@ tests_test_inclusion_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_inclusion_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 memory_tests += tests/inclusion.test
 TESTS += tests/test-inclusion tests/inclusion.test
+
+# Associativity below the L1: the conflict test on huge pages.
+probe_lib_sources += probes/lib/conflict.h probes/lib/conflict.c
+check_PROGRAMS += tests/test-conflict
+tests_test_conflict_SOURCES = tests/test-conflict.c
+tests_test_conflict_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_conflict_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-conflict
 EXTRA_DIST += $(memory_tests)
