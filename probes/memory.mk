@@ -42,9 +42,13 @@ TESTS += tests/test-inclusion tests/inclusion.test
 
 # Associativity below the L1: the conflict test on huge pages.
 probe_lib_sources += probes/lib/conflict.h probes/lib/conflict.c
+probe_sources += probes/assoc.c
+probe_programs += probes/assoc
+probes_assoc_LDADD = $(probe_ldadd)
 check_PROGRAMS += tests/test-conflict
 tests_test_conflict_SOURCES = tests/test-conflict.c
 tests_test_conflict_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_conflict_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
-TESTS += tests/test-conflict
+memory_tests += tests/assoc.test
+TESTS += tests/test-conflict tests/assoc.test
 EXTRA_DIST += $(memory_tests)
