@@ -113,6 +113,11 @@ static int huge_pages_took_effect(void)
     (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
     sparse_base = time_chain(base, TLB_PAGES, 2);
     hwc_free(base, TLB_PAGES * page);
+    hwp_dump_comment("TLB check: 0 compact, 1 one line a page on huge pages, "
+                     "2 on base pages; ns per load");
+    hwp_dump(0.0, compact * 1e9);
+    hwp_dump(1.0, sparse_huge * 1e9);
+    hwp_dump(2.0, sparse_base * 1e9);
     hwp_log("TLB check: %zu lines in %zu pages %.2f ns, one per page on "
             "huge pages %.2f ns, on base pages %.2f ns", (size_t)TLB_PAGES,
             TLB_PAGES * line / page, compact * 1e9, sparse_huge * 1e9,
@@ -194,6 +199,9 @@ static size_t level_assoc(const char *level, double hit, double miss,
     size_t s[2][HWX_MAX_STRIDES], n[2][HWX_MAX_STRIDES], k, t[2], a[2];
     int r;
     threshold = sqrt(hit * miss);
+    hwp_dump_comment(level);
+    hwp_dump_comment("stride_bytes first_noncompact_n (readings one after "
+                     "the other)");
     hwp_log("%s: hit %.2f ns, miss %.2f ns", level, hit * 1e9, miss * 1e9);
     for (r = 0; r < 2; r++) {
         k = reading(s[r], n[r]);
