@@ -29,4 +29,28 @@ probe_programs += probes/tlb
 probes_tlb_LDADD = $(probe_ldadd)
 memory_tests += tests/tlb.test tests/data/tlb-kvm-1.txt tests/data/tlb-kvm-2.txt
 TESTS += tests/tlb.test
+
+# Below the L1: inclusion by back-invalidation.
+probe_lib_sources += probes/lib/inclusion.h probes/lib/inclusion.c
+probe_sources += probes/inclusion.c
+probe_programs += probes/inclusion
+probes_inclusion_LDADD = $(probe_ldadd)
+check_PROGRAMS += tests/test-inclusion
+tests_test_inclusion_SOURCES = tests/test-inclusion.c
+tests_test_inclusion_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_inclusion_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+memory_tests += tests/inclusion.test
+TESTS += tests/test-inclusion tests/inclusion.test
+
+# Associativity below the L1: the conflict test on huge pages.
+probe_lib_sources += probes/lib/conflict.h probes/lib/conflict.c
+probe_sources += probes/assoc.c
+probe_programs += probes/assoc
+probes_assoc_LDADD = $(probe_ldadd)
+check_PROGRAMS += tests/test-conflict
+tests_test_conflict_SOURCES = tests/test-conflict.c
+tests_test_conflict_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_conflict_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+memory_tests += tests/assoc.test
+TESTS += tests/test-conflict tests/assoc.test
 EXTRA_DIST += $(memory_tests)

@@ -4,11 +4,30 @@
 # 3.1), line sizes by access pairs (BlackjackBench 3.1.1); the data TLB
 # by T(1,k) and T(2,k) sweeps (Sandoval 2.2.3, BlackjackBench 3.2).
 #
+# Then, for the levels below the L1: inclusion by back-invalidation (does
+# a burst of prefetches through a level take a hot set out of the L1?),
+# and associativity by X-Ray's conflict test on huge pages (its
+# super-pages), where those are physically contiguous.
+#
 # Memory use: the L1D probe touches at most 16 MiB, the sweep at most
-# 512 MiB (a quarter of the machine's memory if that is less), the TLB probe at most 64 MiB of a 256 MiB reservation (presets
-# of all of a probe's values skip it).  Time: about 3.5 s on the 2-core
-# reference VM (l1d 0.3 s, caches 2-3 s of its 4 s budget, tlb 0.3 s).
+# 512 MiB (a quarter of the machine's memory if that is less), the TLB
+# probe at most 64 MiB of a 256 MiB reservation, the inclusion probe at
+# most 128 MiB, the assoc probe 64 MiB of huge pages and 16 MiB of base
+# pages (presets of all of a probe's values skip it).  Time: about 3.5 s
+# on the 2-core reference VM (l1d 0.3 s, caches 2-3 s of its 4 s budget,
+# tlb 0.3 s, inclusion up to 0.3 s, assoc 0.05 s).
 # A level the sweep does not find is "none": its macros stay undefined.
+#
+# Inclusion cannot tell an exclusive level from a non-inclusive one (both
+# keep what the levels above hold; X-Ray saw exclusion as the capacity
+# C1 + C2 of its super-page conflict test, which needs physically
+# contiguous memory), nor an inclusive L3 from a non-inclusive one whose
+# snoop filter back-invalidates (Intel's server cores): so l3_inclusive
+# is 0 or undefined, never 1.  Associativity below the L1 needs memory
+# that is physically contiguous over the cache's stride: where huge pages
+# do not reach the TLB (none given, or a hypervisor that backs them with
+# small pages, as on the reference VM) the assoc probe says so, and
+# HW_L2_ASSOC and HW_L3_ASSOC stay undefined with the reason in the header.
 
 # HW_PROBE_MEMORY
 # ---------------
@@ -59,4 +78,14 @@ _HW_VALUE([tlb1_entries], [int], [4], [65536], [none], [tlb],
 _HW_VALUE([tlb2_entries], [int], [4], [65536], [none], [tlb],
   [pages the second data TLB level holds before latency rises])dnl
 _HW_RUN([tlb], [page_bytes tlb_levels tlb1_entries tlb2_entries], [2])
+_HW_VALUE([l2_inclusive], [int], [0], [1], [none], [caches],
+  [1 when the L2 is inclusive of the L1, 0 when not (non-inclusive or exclusive, not told apart)])dnl
+_HW_VALUE([l3_inclusive], [int], [0], [1], [none], [caches],
+  [0 when the L3 is not inclusive of the levels above; undefined when it may be (an inclusive L3 and a snoop filter look alike)])dnl
+_HW_RUN([inclusion], [l2_inclusive l3_inclusive], [1])
+_HW_VALUE([l2_assoc], [int], [1], [1024], [none], [caches],
+  [L2 associativity from the conflict test on physically contiguous huge pages, in ways])dnl
+_HW_VALUE([l3_assoc], [int], [1], [1024], [none], [caches],
+  [L3 associativity from the conflict test on physically contiguous huge pages, in ways])dnl
+_HW_RUN([assoc], [l2_assoc l3_assoc], [1])
 ])

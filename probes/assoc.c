@@ -1,0 +1,273 @@
+/* assoc.c - associativity of the L2 and L3, where the memory shows its
+ * physical layout (X-Ray 4.1-4.2, with its super-pages for the lower
+ * levels).
+ *
+ * The conflict test of l1d.c, one level down: sequences <S, N>, N lines S
+ * bytes apart walked as a random pointer chain, are compact at a level
+ * while they hit there; the shortest non-compact N halves as S doubles,
+ * until S reaches the level's stride T = C/A, where it settles at A + 1
+ * (lib/conflict.h).  "Compact" now means: at the level's hit latency or
+ * below, measured against the level's and the next one's (a chain in a
+ * footprint the caches probe found to fit, and one well past it); every
+ * line of a sequence shares one L1 set, so from N = 13 on the L1 misses
+ * anyway, and only the level below decides.
+ *
+ * Below the L1 the set index uses address bits above the page offset, and
+ * caches index by physical address: N lines S >= 4 KiB apart fall into
+ * sets the OS chose when it mapped their pages.  X-Ray took super-pages,
+ * physically contiguous for megabytes, to put them back where the stride
+ * says.  So: a buffer on transparent huge pages (madvise), and two checks
+ * before believing it.
+ *   - Did huge pages take effect?  From timings, not from the OS: one line
+ *     in each of 4096 base pages costs a TLB miss per load on base pages
+ *     (memory the OS is asked not to back with huge pages) but not inside huge
+ *     pages, where it is as fast as as many lines in 64 pages.  A virtual
+ *     machine's huge page reaches the TLB only where the host backs it
+ *     with a huge page too: the TLB caches the guest's and the host's
+ *     translation as one entry of the smaller size.  On the reference VM
+ *     the guest's huge pages took effect (AnonHugePages in smaps) and
+ *     shortened its page walks (one line per page: 12-13.5 ns against
+ *     15-17 ns on base pages), but every 4 KiB page still missed in the
+ *     TLB (against 4 ns for the compact lines): no contiguity beyond
+ *     4 KiB is visible, and the probe says so.
+ *   - Are they contiguous?  Where they reach the TLB, the halving of n(S)
+ *     shows it: where it does not halve over the first strides, there is
+ *     no contiguity to measure with (on the reference VM, made to run the
+ *     search anyway: n = 377, 302, 302 at 4, 8, 16 KiB).
+ * Only a clean curve (lib/conflict.h), the same in two readings, gives an
+ * answer; otherwise the probe exits 77 and says why.
+ *
+ * The L3 is searched the same way once the L2 answered, at the L3's hit
+ * latency.  Most L3s are sliced, with a hash of many address bits choosing
+ * the slice, and show no clean curve: then only the L2 is reported.
+ *
+ * Inputs: l1d_line_bytes, l1d_effective_bytes, l2_effective_bytes,
+ * l3_effective_bytes.  Output: l2_assoc, l3_assoc.
+ */
+#include "lib/chain.h"
+#include "lib/conflict.h"
+#include "lib/hwprobe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define BUF_BYTES ((size_t)64 << 20)
+#define FIRST_STRIDE ((size_t)4 << 10)
+#define MAX_STRIDE ((size_t)2 << 20)
+/* The TLB check: more base pages than the second-level TLBs we know hold
+ * (1.5-3 K entries), in as few huge pages as the DTLB holds at once. */
+#define TLB_PAGES 4096
+/* A base-page string slower than the compact one by this much shows that
+ * TLB misses cost (3.8-4.2 times on the reference VM); a huge-page string
+ * within HUGE_SLOWER of it shows that they are gone (about 1, where they
+ * are; 3-3.4 on the reference VM, where they are not). */
+#define BASE_SLOWER 1.6
+#define HUGE_SLOWER 1.25
+
+static size_t page, line;
+static char *buf;          /* BUF_BYTES on huge pages, 2 MiB aligned */
+static size_t *off;        /* room for BUF_BYTES / FIRST_STRIDE offsets */
+static int scattered;      /* a reading saw n not halving: no contiguity */
+static double threshold;   /* between a level's hit and its miss, s/load */
+
+/* Seconds per load of the chain over base + off[0..n-1] (off is
+ * shuffled), minimum of adaptive trials. */
+static double time_chain(char *base, size_t n, uint64_t seed)
+{
+    struct hwc_walk w;
+    hwp_shuffle(off, n, &seed);
+    w.p = hwc_link(base, off, n);
+    hwc_touch(&w, 4 * n + 64);
+    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
+}
+
+/* A level's latency: every line of `bytes` at the start of the buffer,
+ * pages in a random order (Sandoval's C(k): TLB misses amortised). */
+static double latency(size_t bytes)
+{
+    struct hwc_paged s;
+    struct hwc_walk w;
+    double t;
+    hwc_paged_init(&s, buf, bytes, page, line, 0x1A7 + bytes);
+    w.p = hwc_paged_string(&s, bytes / page);
+    hwc_touch(&w, 2 * bytes / line);
+    t = hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
+    hwc_paged_free(&s);
+    return t;
+}
+
+/* The TLB check: 1 if huge pages took effect, 0 if not; 77 with a
+ * reason when the timings cannot tell. */
+static int huge_pages_took_effect(void)
+{
+    char *base = hwc_reserve(TLB_PAGES * page, page);
+    double compact, sparse_huge, sparse_base;
+    size_t i;
+    for (i = 0; i < TLB_PAGES; i++)
+        off[i] = i * line;
+    compact = time_chain(buf, TLB_PAGES, 1);
+    (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
+    sparse_huge = time_chain(buf, TLB_PAGES, 2);
+    (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
+    sparse_base = time_chain(base, TLB_PAGES, 2);
+    hwc_free(base, TLB_PAGES * page);
+    hwp_dump_comment("TLB check: 0 compact, 1 one line a page on huge pages, "
+                     "2 on base pages; ns per load");
+    hwp_dump(0.0, compact * 1e9);
+    hwp_dump(1.0, sparse_huge * 1e9);
+    hwp_dump(2.0, sparse_base * 1e9);
+    hwp_log("TLB check: %zu lines in %zu pages %.2f ns, one per page on "
+            "huge pages %.2f ns, on base pages %.2f ns", (size_t)TLB_PAGES,
+            TLB_PAGES * line / page, compact * 1e9, sparse_huge * 1e9,
+            sparse_base * 1e9);
+    if (sparse_base < BASE_SLOWER * compact)
+        hwp_skip("cannot tell from the timings whether huge pages took "
+                 "effect: TLB misses cost too little here");
+    return sparse_huge < HUGE_SLOWER * compact;
+}
+
+/* Noise only ever slows a run, so a sequence that looks non-compact is
+ * timed once more before we believe it. */
+static int is_compact(size_t stride, size_t n)
+{
+    int k;
+    for (k = 0; k < 2; k++) {
+        size_t i;
+        for (i = 0; i < n; i++)
+            off[i] = i * stride;
+        if (time_chain(buf, n, 0x5E9 + n + stride) < threshold)
+            return 1;
+    }
+    return 0;
+}
+
+/* Smallest N in [lo, hi] whose sequence is not compact (hi is not). */
+static size_t first_noncompact(size_t stride, size_t lo, size_t hi)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (is_compact(stride, mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* One reading: n(S) for S = FIRST_STRIDE, 2 FIRST_STRIDE, ... into n[];
+ * returns the number of strides measured.  Stops when n has settled for
+ * three strides, when the buffer cannot hold the next sequence, and early
+ * when n does not halve over the first strides (no contiguity). */
+static size_t reading(size_t *s, size_t *n)
+{
+    size_t k = 0, hi = 16, same = 0;
+    while (is_compact(FIRST_STRIDE, hi))
+        if ((hi *= 2) * FIRST_STRIDE > BUF_BYTES)
+            return 0;
+    for (s[0] = FIRST_STRIDE; k < HWX_MAX_STRIDES; k++) {
+        if (k > 0)
+            s[k] = 2 * s[k - 1];
+        if (s[k] > MAX_STRIDE || hi * s[k] > BUF_BYTES)
+            break;
+        n[k] = first_noncompact(s[k], 1, hi);
+        hwp_log("stride %zu: first non-compact N %zu", s[k], n[k]);
+        hwp_dump((double)s[k], (double)n[k]);
+        if (k > 0 && n[k] == n[k - 1]) {
+            if (++same == 2) {
+                k++;
+                break;
+            }
+        } else {
+            same = 0;
+        }
+        if (k == 2 && !hwx_halves(n[0], n[2])) {
+            scattered = 1;
+            return k + 1;
+        }
+        hi = n[k];
+    }
+    return k;
+}
+
+/* The associativity of the level whose hit and miss latencies are hit
+ * and miss, from two readings that agree; 0 with *why when not. */
+static size_t level_assoc(const char *level, double hit, double miss,
+                          const char **why)
+{
+    size_t s[2][HWX_MAX_STRIDES], n[2][HWX_MAX_STRIDES], k, t[2], a[2];
+    int r;
+    threshold = sqrt(hit * miss);
+    hwp_dump_comment(level);
+    hwp_dump_comment("stride_bytes first_noncompact_n (readings one after "
+                     "the other)");
+    hwp_log("%s: hit %.2f ns, miss %.2f ns", level, hit * 1e9, miss * 1e9);
+    for (r = 0; r < 2; r++) {
+        k = reading(s[r], n[r]);
+        a[r] = hwx_assoc(s[r], n[r], k, &t[r], why);
+        hwp_log("%s: reading %d: %zu ways, stride %zu%s%s", level, r + 1,
+                a[r], a[r] ? t[r] : 0, *why ? ": " : "", *why ? *why : "");
+        if (a[r] == 0)
+            return 0;
+    }
+    if (a[0] != a[1] || t[0] != t[1]) {
+        *why = "two readings disagree";
+        return 0;
+    }
+    return a[0];
+}
+
+int main(int argc, char **argv)
+{
+    double l1, l2, l3, hit2, hit3, mem;
+    size_t a2, a3;
+    const char *why;
+    static char reason[160];
+
+    hwp_init(argc, argv, "assoc");
+    page = hwc_os_page();
+    line = (size_t)hwp_input("l1d_line_bytes", 64.0);
+    l1 = hwp_input("l1d_effective_bytes", 32768.0);
+    l2 = hwp_input("l2_effective_bytes", 0.0);
+    l3 = hwp_input("l3_effective_bytes", 0.0);
+    if (line < sizeof(void *) || page % line != 0)
+        hwp_skip("the line size does not fit the page");
+    if (!(l2 > 0.0))
+        hwp_skip("no L2 (input l2_effective_bytes)");
+    if (HUGE_PAGE % page != 0 || page > FIRST_STRIDE)
+        hwp_skip("pages larger than the first stride");
+    off = malloc(BUF_BYTES / FIRST_STRIDE * sizeof *off);
+    buf = hwc_alloc(BUF_BYTES, HUGE_PAGE, 1);
+    if (off == NULL)
+        hwp_skip("out of memory");
+
+    if (!huge_pages_took_effect())
+        hwp_skip("huge pages do not reach the TLB (none given, or a "
+                 "hypervisor backs them with small pages): no physically "
+                 "contiguous memory to run the conflict test on");
+    /* The L2's hit and miss: footprints the cache probe found to fit in
+     * the L2 and to overflow it by far. */
+    hit2 = latency((size_t)(4.0 * l1) / page * page);
+    hit3 = latency((size_t)(8.0 * l2) / page * page);
+    a2 = level_assoc("L2", hit2, hit3, &why);
+    if (a2 == 0 && scattered)
+        hwp_skip("huge pages reach the TLB but show no physical "
+                 "contiguity: the L2's conflicts do not halve with the "
+                 "stride");
+    if (a2 == 0) {
+        snprintf(reason, sizeof reason, "no clean conflict step in the L2 "
+                 "on huge pages (%s)", why);
+        hwp_skip(reason);
+    }
+    hwp_emit_int("l2_assoc", (long long)a2);
+    if (l3 > 0.0 && 4.0 * l3 <= (double)BUF_BYTES) {
+        mem = latency((size_t)(4.0 * l3) / page * page);
+        a3 = level_assoc("L3", hit3, mem, &why);
+        if (a3 > 0)
+            hwp_emit_int("l3_assoc", (long long)a3);
+        else
+            hwp_log("L3: not measurable: %s", why);
+    }
+    return hwp_finish();
+}

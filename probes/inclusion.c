@@ -1,0 +1,327 @@
+/* inclusion.c - is each lower cache level inclusive of the levels above
+ * it?  The back-invalidation test.
+ *
+ * An inclusive level holds a copy of every line above it, so a line it
+ * evicts must leave the levels above too.  A hot set A that lives in the
+ * L1 then dies when a stream of other lines (B) ages A's copy out of the
+ * level below, even though A hits in the L1 all along; under a level that
+ * is not inclusive it stays.  The test pushes a burst of B through the
+ * level and asks whether A is still in the L1 afterwards: lib/inclusion.h
+ * has the verdict and its two controls (a fresh chain C shows that the
+ * burst cleared the level; a null burst shows that A is not lost to
+ * anything else).
+ *
+ * The burst must not pass through the L1, or the L1 would evict A by
+ * itself: it is a run of software prefetches into the L2 (locality 2:
+ * PREFETCHT1 on x86, PRFM PLDL2KEEP on ARM), which fill the L2 and not the
+ * L1 on the cores we know; the null burst checks it here.  Loads cannot do
+ * it.  With A every other load of one chain through a large B, every load
+ * of B enters A's L1 set, so A must come back before a dozen of them do,
+ * while the L2 ages A only by the B lines it receives and needs an
+ * L2-capacity of them to evict it: A misses once per thousand loads or
+ * so (0.1% in a model of LRU caches), far below the noise.
+ *
+ * Every trial uses a fresh A and a fresh C, brought in from far away just
+ * before the burst, so that their copies below the L1 are equally young
+ * and were never hit there.  With one A kept hot for the whole run, its
+ * copy below would age across all the bursts and be lost in some trials
+ * but not in others; with a C that is hit in the level, a replacement
+ * policy that protects hit lines keeps C and tells nothing about A (a hot
+ * C stayed in this VM's L2 through bursts that cleared a fresh one).
+ *
+ * A, C and the bursts use only the first GROUP lines of each page: GROUP
+ * sets of the L1, and the sets of each lower level whose index starts
+ * with those bits (all of them, where the set index is the address bits
+ * above the line offset).  A burst then clears A's sets of a level with
+ * GROUP/(lines per page) of the prefetches of a full one, over the same
+ * span.  A full burst was also worse here: its prefetches took part of A
+ * out of the L1 whatever the level.
+ *
+ * L2: the burst spans 4 times the L2's effective size, and 8 times when
+ * that does not clear it: the cache probe reports a quarter to a half of
+ * the L2 (caches.c).  Not more: bursts over 12 MiB took A out of the L1
+ * on the reference VM through the level below (a snoop filter, see
+ * below), in every round, and 4.5 MiB bursts did in some rounds, while
+ * 3 MiB ones did not.  The null burst prefetches as often, over a few
+ * lines that stay in the L2.
+ * L3: the burst spans 4 times the last level's effective size, at most
+ * MAX_BURST.  It passes through the L2, so A outlives it only under an L2
+ * that is not inclusive: the L3 is tested after an L2 verdict of 0, and the
+ * L2's burst, which clears the L2 but not the L3, is its null.
+ *
+ * What the test cannot tell: an exclusive level from a non-inclusive one
+ * (both keep A; X-Ray 5.5 saw exclusion as the capacity C1 + C2 of the
+ * conflict test on physically contiguous pages, see assoc.c), nor an
+ * inclusive L3 from a non-inclusive one beside an inclusive tag directory
+ * (a snoop filter, as on Intel's server cores since Skylake-SP): either
+ * takes A out of the L1 once the burst overflows it.  On the reference VM
+ * (Intel server core, L3 non-inclusive) the L3 bursts took A out of the
+ * L1 in every round of some runs, and A then came back from nearer than
+ * C, which they had pushed out to memory: a snoop filter's doing, but
+ * not always that clearly.  So the L3 answer is 0 (A kept through a burst
+ * that cleared the L3) or none, never 1.  The L2's bursts stay well short
+ * of where such a directory starts to take A, and a 1 needs A lost in
+ * every round, which the directory's effect never was at that size.
+ *
+ * Inputs: l1d_line_bytes, l2_effective_bytes, l3_effective_bytes,
+ * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, 0
+ * not) and l3_inclusive (0: not inclusive of the levels above), each only
+ * when the verdict is clear.
+ */
+#include "lib/chain.h"
+#include "lib/hwprobe.h"
+#include "lib/inclusion.h"
+
+#include <stdlib.h>
+
+#define GROUP 8        /* lines of each page that the test uses */
+#define HOT_PAGES 8    /* A: GROUP lines of each of 8 pages, 64 lines */
+/* C: 512 lines in A's GROUP sets, five times what they hold in a 12-way
+ * L1 and an eighth of what they hold in a 16-way 2 MiB L2: in the L2 and
+ * not in the L1. */
+#define COLD_PAGES 64
+#define ROUNDS 8       /* per reading; two readings per level */
+/* Fresh sets, rotating, far enough apart that every burst in between
+ * went over them: A for every trial, C. */
+#define HOT_SETS (2 * 2 * ROUNDS * 2)
+#define COLD_SETS 8
+/* The largest L3 burst: with A's and C's sets, within 128 MiB. */
+#define MAX_BURST ((size_t)120 << 20)
+
+static size_t page, line;
+static char *hot, *cold, *stream;
+static size_t col[GROUP]; /* the order of a page's GROUP lines */
+static size_t next_hot, next_cold;
+static size_t max_span2; /* the largest L2 burst */
+
+/* What one trial measured, in ns per load: A after the burst, A again, C
+ * after the burst, C again. */
+struct trial {
+    double ax, a1, cx, c2;
+};
+
+#if defined(__GNUC__)
+#define PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
+#else
+#define PREFETCH_L2(p) ((void)(p))
+#endif
+
+/* The burst: the GROUP lines of every page of the span, in an order that
+ * rotates from page to page, so no stride repeats. */
+static void burst(size_t span)
+{
+    size_t p, j;
+    for (p = 0; p < span; p += page)
+        for (j = 0; j < GROUP; j++)
+            PREFETCH_L2(stream + p + col[(j + p / page) % GROUP] * line);
+}
+
+/* The null burst: as many prefetches, over the GROUP lines of the first
+ * HOT_PAGES pages only.  After their first pass they hit in the L2 and
+ * evict nothing; if prefetches filled the L1, they would take its GROUP
+ * sets from A.  (One line of every page of the span would not do: the
+ * real burst of the round before evicts those, and their first pass,
+ * which cannot hit, then took part of C out of the L2 here.) */
+static void null_burst(size_t span)
+{
+    size_t k, n = span / page * GROUP;
+    for (k = 0; k < n; k++)
+        PREFETCH_L2(stream + k / GROUP % HOT_PAGES * page
+                    + col[k % GROUP] * line);
+}
+
+/* ns per load of n loads of the walk from *w. */
+static double timed(struct hwc_walk *w, size_t n)
+{
+    double t0 = hwp_now(), t;
+    hwc_touch(w, n);
+    t = hwp_now() - t0 - hwp_timer()->overhead;
+    return t * 1e9 / (double)n;
+}
+
+/* The GROUP lines of each of n pages from base, in a random order. */
+static void **group_chain(char *base, size_t n, uint64_t seed)
+{
+    size_t *off = malloc(n * GROUP * sizeof *off), i;
+    void **start;
+    if (off == NULL)
+        hwp_skip("out of memory");
+    for (i = 0; i < n * GROUP; i++)
+        off[i] = i / GROUP * page + col[i % GROUP] * line;
+    hwp_shuffle(off, n * GROUP, &seed);
+    start = hwc_link(base, off, n * GROUP);
+    free(off);
+    return start;
+}
+
+/* A fresh A, and in *tlb a chain through the last line of each of its
+ * pages, outside the group: it reloads A's translations after the burst
+ * without touching A. */
+static void **fresh_hot(struct hwc_walk *tlb)
+{
+    char *base = hot + next_hot++ % HOT_SETS * HOT_PAGES * page;
+    size_t toff[HOT_PAGES], i;
+    for (i = 0; i < HOT_PAGES; i++)
+        toff[i] = i * page + page - line;
+    tlb->p = hwc_link(base, toff, HOT_PAGES);
+    return group_chain(base, HOT_PAGES, 0xA5 + next_hot);
+}
+
+static void **fresh_cold(void)
+{
+    char *base = cold + next_cold++ % COLD_SETS * COLD_PAGES * page;
+    return group_chain(base, COLD_PAGES, 0xC5 + next_cold);
+}
+
+/* One trial (null: the null burst).  C comes in first, then A, twice
+ * round so that it is in the L1 whatever its first walk met.  After the
+ * burst A's translations come back first: on base pages the burst evicts
+ * them, and page walks on A's first loads would pass for misses.  That
+ * chain also waits out the burst's last prefetches. */
+static struct trial run_trial(size_t span, int null)
+{
+    const size_t na = HOT_PAGES * GROUP, nc = COLD_PAGES * GROUP;
+    struct hwc_walk a, tlb, c;
+    struct trial t;
+    c.p = fresh_cold();
+    a.p = fresh_hot(&tlb);
+    hwc_touch(&c, nc);
+    hwc_touch(&a, 2 * na);
+    if (null)
+        null_burst(span);
+    else
+        burst(span);
+    hwc_touch(&tlb, HOT_PAGES);
+    t.ax = timed(&a, na);
+    t.a1 = timed(&a, na);
+    t.cx = timed(&c, nc);
+    t.c2 = timed(&c, nc);
+    return t;
+}
+
+static void log_trial(const char *what, const struct trial *t)
+{
+    hwp_log("%s: A %.2f, again %.2f; C %.2f, again %.2f ns/load", what,
+            t->ax, t->a1, t->cx, t->c2);
+}
+
+/* One round of a level: its null trial, then its trial, back to back.
+ * For the L2 the null is the null burst over the L2's span, and C's
+ * latency in the level is C again; for the L3 (span3 > 0) the null is the
+ * L2's burst, and C's latency in the level is C after it. */
+static struct hwi_round round_of(size_t span2, size_t span3)
+{
+    struct hwi_round r;
+    struct trial n = run_trial(span2, span3 == 0);
+    struct trial t = run_trial(span3 ? span3 : span2, 0);
+    double level = span3 ? n.cx : t.c2;
+    log_trial(span3 ? "L3 null (the L2 burst)" : "L2 null", &n);
+    log_trial(span3 ? "L3 burst" : "L2 burst", &t);
+    r.lost = hwi_lost(t.ax, t.a1, t.cx);
+    r.null_lost = hwi_lost(n.ax, n.a1, t.cx);
+    r.cleared = t.cx / level;
+    r.null_cleared = span3 ? 1.0 : n.cx / level;
+    hwp_dump((double)(span3 ? span3 : span2), r.lost);
+    return r;
+}
+
+/* One reading: ROUNDS rounds, and their verdict. */
+static int reading(size_t span2, size_t span3, const char **why)
+{
+    struct hwi_round r[ROUNDS];
+    size_t i;
+    for (i = 0; i < ROUNDS; i++)
+        r[i] = round_of(span2, span3);
+    return hwi_reading(r, ROUNDS, why);
+}
+
+/* Two readings after a round that does not count (the first burst over
+ * fresh memory took A out of the L1 more often than any other here): the
+ * verdict, or -1.  For the L2 (span3 0), a first reading whose burst did
+ * not clear the L2 is taken again with twice the span, once: the cache
+ * probe's L2 size may be a quarter of the L2. */
+static int judge(const char *level, size_t *span2, size_t span3)
+{
+    const char *why[2];
+    int v[2], k;
+    hwp_dump_comment("a round that does not count:");
+    (void)round_of(*span2, span3);
+    v[0] = reading(*span2, span3, &why[0]);
+    if (v[0] < 0 && span3 == 0 && *span2 < max_span2
+        && why[0] == hwi_not_cleared) {
+        *span2 *= 2;
+        hwp_log("%s: %s; again over %zu KiB", level, why[0], *span2 >> 10);
+        v[0] = reading(*span2, span3, &why[0]);
+    }
+    v[1] = reading(*span2, span3, &why[1]);
+    k = hwi_verdict(v[0], v[1]);
+    hwp_log("%s: readings %d (%s), %d (%s): %s", level, v[0],
+            why[0] ? why[0] : "clear", v[1], why[1] ? why[1] : "clear",
+            k < 0 ? "cannot tell" : k ? "inclusive" : "not inclusive");
+    return k;
+}
+
+/* bytes rounded down to whole pages, at least 64 of them. */
+static size_t pages_of(double bytes)
+{
+    size_t n = (size_t)(bytes / (double)page);
+    return (n < 64 ? 64 : n) * page;
+}
+
+int main(int argc, char **argv)
+{
+    double l2, l3, llc;
+    size_t span2, span3 = 0, i;
+    uint64_t seed = 0x1C1;
+    int v2;
+
+    hwp_init(argc, argv, "inclusion");
+#if !defined(__GNUC__)
+    hwp_skip("no way to prefetch into the L2 with this compiler");
+#endif
+    page = hwc_os_page();
+    line = (size_t)hwp_input("l1d_line_bytes", 64.0);
+    l2 = hwp_input("l2_effective_bytes", 0.0);
+    l3 = hwp_input("l3_effective_bytes", 0.0);
+    llc = hwp_input("llc_effective_bytes", l3);
+    if (line < sizeof(void *) || page % line != 0 || page / line < 2 * GROUP)
+        hwp_skip("the line size does not fit the page");
+    if (!(l2 > 0.0))
+        hwp_skip("no L2 (input l2_effective_bytes)");
+    span2 = pages_of(4.0 * l2);
+    max_span2 = 2 * span2;
+    if (l3 > 0.0)
+        span3 = pages_of(4.0 * (llc > l3 ? llc : l3));
+    if (span3 > MAX_BURST)
+        span3 = MAX_BURST;
+    if (span3 <= max_span2)
+        span3 = 0; /* an L3 no larger than the L2's burst: not tested */
+
+    for (i = 0; i < GROUP; i++)
+        col[i] = i;
+    hwp_shuffle(col, GROUP, &seed);
+    hot = hwc_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
+    cold = hwc_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
+    /* Huge pages where the OS gives them: fewer translations to evict. */
+    stream = hwc_alloc(max_span2, (size_t)1 << 21, 1);
+    hwp_log("bursts over %d of %zu lines a page: L2 %zu KiB, L3 %zu KiB",
+            GROUP, page / line, span2 >> 10, span3 >> 10);
+    hwp_dump_comment("burst_span_bytes lost_fraction (one line per round)");
+
+    v2 = judge("L2", &span2, 0);
+    if (v2 >= 0)
+        hwp_emit_int("l2_inclusive", v2);
+    if (v2 == 0 && span3 > 0) {
+        int v3;
+        /* The L2's span comes first in the larger buffer. */
+        hwc_free(stream, max_span2);
+        stream = hwc_alloc(span3, (size_t)1 << 21, 1);
+        v3 = judge("L3", &span2, span3);
+        if (v3 == 1)
+            hwp_log("L3: A lost, but an inclusive snoop filter beside a "
+                    "non-inclusive L3 loses it too: no answer");
+        if (v3 == 0)
+            hwp_emit_int("l3_inclusive", 0);
+    }
+    return hwp_finish();
+}

@@ -1,0 +1,47 @@
+/* conflict.c - the analysis of X-Ray's conflict test (conflict.h). */
+#include "conflict.h"
+
+static const char *no_reason;
+
+static size_t fail(const char **why, const char *reason)
+{
+    *why = reason;
+    return 0;
+}
+
+size_t hwx_assoc(const size_t *s, const size_t *n, size_t k, size_t *t,
+                 const char **why)
+{
+    size_t i, j, a, m;
+    if (why == NULL)
+        why = &no_reason;
+    *why = NULL;
+    for (j = 0; j < k && j < HWX_MAX_STRIDES && n[j] > 0; j++)
+        if (j > 0 && s[j] != 2 * s[j - 1])
+            return fail(why, "the strides do not double");
+    k = j;
+    for (i = 0; i + 2 < k; i++)
+        if (n[i] == n[i + 1] && n[i] == n[i + 2] && n[i] > 1)
+            break;
+    if (i + 2 >= k)
+        return fail(why, "n never settles over three strides");
+    if (i == 0)
+        return fail(why, "n is the same from the first stride on: no "
+                         "physical contiguity");
+    a = n[i] - 1;
+    for (j = 0; j < i; j++) {
+        m = s[i] / s[j];
+        if (n[j] < a * m + 1 || n[j] > (a + 1) * m)
+            return fail(why, "n below the cache's stride is not A T/S");
+    }
+    for (j = i; j < k; j++)
+        if (n[j] != a + 1)
+            return fail(why, "n changes again after settling");
+    *t = s[i];
+    return a;
+}
+
+int hwx_halves(size_t na, size_t n2a)
+{
+    return 4 * n2a <= 3 * na;
+}
