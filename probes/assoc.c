@@ -218,6 +218,18 @@ static size_t level_assoc(const char *level, double hit, double miss,
     return a[0];
 }
 
+/* Not measurable here: a finding about this platform, not a failure, so
+ * the probe says why for both levels and exits 0 (configure leaves the
+ * macros undefined with the reason, and still counts them measured). */
+static int not_measurable(const char *why)
+{
+    char msg[240];
+    snprintf(msg, sizeof msg, "not measurable: %s", why);
+    hwp_absent("l2_assoc", msg);
+    hwp_absent("l3_assoc", msg);
+    return hwp_finish();
+}
+
 int main(int argc, char **argv)
 {
     double l1, l2, l3, hit2, hit3, mem;
@@ -243,22 +255,21 @@ int main(int argc, char **argv)
         hwp_skip("out of memory");
 
     if (!huge_pages_took_effect())
-        hwp_skip("huge pages do not reach the TLB (none given, or a "
-                 "hypervisor backs them with small pages): no physically "
-                 "contiguous memory to run the conflict test on");
+        return not_measurable("huge pages do not reach the TLB (none given, "
+                              "or a hypervisor backs them with small pages)");
     /* The L2's hit and miss: footprints the cache probe found to fit in
      * the L2 and to overflow it by far. */
     hit2 = latency((size_t)(4.0 * l1) / page * page);
     hit3 = latency((size_t)(8.0 * l2) / page * page);
     a2 = level_assoc("L2", hit2, hit3, &why);
     if (a2 == 0 && scattered)
-        hwp_skip("huge pages reach the TLB but show no physical "
-                 "contiguity: the L2's conflicts do not halve with the "
-                 "stride");
+        return not_measurable("huge pages reach the TLB but show no "
+                              "physical contiguity: the L2's conflicts do "
+                              "not halve with the stride");
     if (a2 == 0) {
         snprintf(reason, sizeof reason, "no clean conflict step in the L2 "
                  "on huge pages (%s)", why);
-        hwp_skip(reason);
+        return not_measurable(reason);
     }
     hwp_emit_int("l2_assoc", (long long)a2);
     if (l3 > 0.0 && 4.0 * l3 <= (double)BUF_BYTES) {
@@ -266,8 +277,11 @@ int main(int argc, char **argv)
         a3 = level_assoc("L3", hit3, mem, &why);
         if (a3 > 0)
             hwp_emit_int("l3_assoc", (long long)a3);
-        else
-            hwp_log("L3: not measurable: %s", why);
+        else {
+            snprintf(reason, sizeof reason, "not measurable: no clean "
+                     "conflict step in the L3 on huge pages (%s)", why);
+            hwp_absent("l3_assoc", reason);
+        }
     }
     return hwp_finish();
 }

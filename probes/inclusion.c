@@ -261,6 +261,25 @@ static int judge(const char *level, size_t *span2, size_t span3)
     return k;
 }
 
+/* The L3 under a non-inclusive L2: 0, or why not.  A hot set lost to the
+ * burst is no answer, since an inclusive snoop filter beside a
+ * non-inclusive L3 takes it out of the L1 too. */
+static void judge_l3(size_t span2, size_t span3)
+{
+    int v3;
+    /* The L2's span comes first in the larger buffer. */
+    hwc_free(stream, max_span2);
+    stream = hwc_alloc(span3, (size_t)1 << 21, 1);
+    v3 = judge("L3", &span2, span3);
+    if (v3 == 0)
+        hwp_emit_int("l3_inclusive", 0);
+    else
+        hwp_absent("l3_inclusive", v3 == 1
+                   ? "cannot tell: the L1 lost its lines, as under an "
+                     "inclusive L3 or beside a snoop filter"
+                   : "cannot tell: two readings disagree or are unclear");
+}
+
 /* bytes rounded down to whole pages, at least 64 of them. */
 static size_t pages_of(double bytes)
 {
@@ -311,17 +330,16 @@ int main(int argc, char **argv)
     v2 = judge("L2", &span2, 0);
     if (v2 >= 0)
         hwp_emit_int("l2_inclusive", v2);
-    if (v2 == 0 && span3 > 0) {
-        int v3;
-        /* The L2's span comes first in the larger buffer. */
-        hwc_free(stream, max_span2);
-        stream = hwc_alloc(span3, (size_t)1 << 21, 1);
-        v3 = judge("L3", &span2, span3);
-        if (v3 == 1)
-            hwp_log("L3: A lost, but an inclusive snoop filter beside a "
-                    "non-inclusive L3 loses it too: no answer");
-        if (v3 == 0)
-            hwp_emit_int("l3_inclusive", 0);
-    }
+    else
+        hwp_absent("l2_inclusive", "cannot tell: two readings disagree or "
+                   "are unclear");
+    if (v2 != 0)
+        hwp_absent("l3_inclusive", "not tested: no non-inclusive L2 "
+                   "under it");
+    else if (span3 == 0)
+        hwp_absent("l3_inclusive", "not tested: no L3 larger than the "
+                   "L2's burst");
+    else
+        judge_l3(span2, span3);
     return hwp_finish();
 }
