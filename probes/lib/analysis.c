@@ -204,10 +204,11 @@ static size_t points_held(const double *t, size_t m, const struct peak *pk,
 
 /* Bandwidth: Sandoval's window, log(1 + rel), taken as the full width (two
  * standard deviations) of the kernel.  Narrower, the points of a soft
- * transition (8 a doubling, 10-20% apart in cost) stop blending and every
- * few of them make a resolved bump; wider, real levels blur together.  With
- * the half-maximum rule, two equal levels stay apart when their costs differ
- * by more than about (1 + rel)^(5/3): 45% for Sandoval's 25%. */
+ * transition (several a doubling, 10-20% apart in cost) stop blending and
+ * every few of them make a resolved bump; wider, real levels blur
+ * together.  With the half-maximum rule, two equal levels stay apart when
+ * their costs differ by more than about (1 + rel)^(5/3): 45% for
+ * Sandoval's 25%. */
 size_t hwa_count_levels(const double *y, size_t n, double rel_width,
                         size_t min_points, double *centres, size_t max)
 {
