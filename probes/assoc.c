@@ -143,19 +143,6 @@ static int is_compact(size_t stride, size_t n)
     return 0;
 }
 
-/* Smallest N in [lo, hi] whose sequence is not compact (hi is not). */
-static size_t first_noncompact(size_t stride, size_t lo, size_t hi)
-{
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (is_compact(stride, mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return hi;
-}
-
 /* One reading: n(S) for S = FIRST_STRIDE, 2 FIRST_STRIDE, ... into n[];
  * returns the number of strides measured.  Stops when n has settled for
  * three strides, when the buffer cannot hold the next sequence, and early
@@ -171,7 +158,7 @@ static size_t reading(size_t *s, size_t *n)
             s[k] = 2 * s[k - 1];
         if (s[k] > MAX_STRIDE || hi * s[k] > BUF_BYTES)
             break;
-        n[k] = first_noncompact(s[k], 1, hi);
+        n[k] = hwp_first_false(is_compact, s[k], 1, hi);
         hwp_log("stride %zu: first non-compact N %zu", s[k], n[k]);
         hwp_dump((double)s[k], (double)n[k]);
         if (k > 0 && n[k] == n[k - 1]) {

@@ -59,20 +59,6 @@ static int is_compact(size_t stride, size_t n)
     return time_sequence(stride, n) < MISS_RATIO * l_hit;
 }
 
-/* Smallest N in [1, hi] whose sequence is not compact (hi is not). */
-static size_t first_noncompact(size_t stride, size_t hi)
-{
-    size_t lo = 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (is_compact(stride, mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return hi;
-}
-
 /* X-Ray's search.  Returns A and sets *t to the stride T; 0 on failure. */
 static size_t find_assoc(size_t *t)
 {
@@ -89,7 +75,7 @@ static size_t find_assoc(size_t *t)
         if (s > MAX_STRIDE || n * s > BUF_BYTES)
             return 0;
         n_old = n;
-        n = first_noncompact(s, n_old);
+        n = hwp_first_false(is_compact, s, 1, n_old);
         hwp_log("stride %zu: first non-compact N %zu", s, n);
         hwp_dump((double)s, (double)n);
         if (n == n_old) {

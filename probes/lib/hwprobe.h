@@ -98,6 +98,13 @@ double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io);
  * max_trials, or when the budget runs out. */
 double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials);
 
+/* X-Ray's binary search over a compact-sequence test: the smallest n in
+ * [lo, hi] for which holds(stride, n) is false, given that it is false
+ * at hi and true below the answer (a set of n lines at that stride fits
+ * until n passes the associativity). */
+typedef int (*hwp_test)(size_t stride, size_t n);
+size_t hwp_first_false(hwp_test holds, size_t stride, size_t lo, size_t hi);
+
 /* Sweep-then-repeat over npoints experiments (Sandoval 2.3.1): each round
  * times every point not yet stable once, so a burst of noise spoils one trial
  * of many points rather than all trials of one.  A point is stable when its

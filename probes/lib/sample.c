@@ -43,6 +43,18 @@ double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials)
     return best;
 }
 
+size_t hwp_first_false(hwp_test holds, size_t stride, size_t lo, size_t hi)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (holds(stride, mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
 /* One round of the sweep: time each unstable point once.  Returns how many
  * points are still unstable afterwards. */
 static size_t sweep_round(hwp_point_fn point, void *ctx, size_t npoints,
