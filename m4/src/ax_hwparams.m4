@@ -67,7 +67,7 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 1
+#serial 2
 
 AC_DEFUN([AX_HWPARAMS],
 [AC_REQUIRE([_HW_INIT])dnl
