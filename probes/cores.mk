@@ -2,7 +2,8 @@
 ### Makefile.am).  The threaded probes need the thread flag configure found.
 probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
 	probes/lib/contexts.c probes/lib/team.h probes/lib/code.h \
-	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c
+	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c \
+	probes/lib/locality.h probes/lib/locality.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
 	probes/icache.c probes/unified.c probes/shared.c
 probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \
@@ -31,6 +32,11 @@ tests_test_contention_SOURCES = tests/test-contention.c
 tests_test_contention_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_contention_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-contention
+check_PROGRAMS += tests/test-locality
+tests_test_locality_SOURCES = tests/test-locality.c
+tests_test_locality_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_locality_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-locality
 
 cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
 	tests/icache.test tests/unified.test \
