@@ -5,9 +5,9 @@ probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
 	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c \
 	probes/lib/locality.h probes/lib/locality.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
-	probes/icache.c probes/unified.c probes/shared.c
+	probes/icache.c probes/unified.c probes/shared.c probes/locality.c
 probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \
-	probes/unified probes/shared
+	probes/unified probes/shared probes/locality
 macro_sources += m4/src/hw_cores.m4
 
 probes_cores_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
@@ -20,6 +20,8 @@ probes_icache_LDADD = $(probe_ldadd)
 probes_unified_LDADD = $(probe_ldadd)
 probes_shared_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_shared_LDADD = $(probe_ldadd) $(HW_PTHREAD)
+probes_locality_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_locality_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 
 # The analysis of the threaded probes, on recorded data.
 check_PROGRAMS += tests/test-cores

@@ -1,0 +1,509 @@
+/* locality.c - which usable CPUs share the L2 and the L3 with the first
+ * one, and how many NUMA-like domains they form: producer/consumer
+ * bandwidth between pairs of CPUs (BlackjackBench 3.1.4), grouped into
+ * cliques by QT clustering (BlackjackBench 4.2.3; lib/locality.h).
+ *
+ * A producer thread on CPU i writes f bytes; then a consumer thread on
+ * CPU j reads them, and the consumer's bandwidth is what counts.  With f
+ * sized for a level (half its effective size, so that it fits, and at
+ * least twice the level below, so that the level below does not hold
+ * it), a consumer sharing the level with the producer reads at the
+ * speed of its own cache; one that does not reads from further away.
+ * Two references, measured the same way, place every pair: i == j (the
+ * CPU reads its own cache) and memory.  At the memory footprint the
+ * producer's part is only to place the pages (first touch, as the paper
+ * does), and the consumer reads the next window of a buffer four times
+ * the last level each time, so what it reads has been evicted since it
+ * last read it; there the bandwidth says how near the memory is.
+ *
+ * The consumer reads pages in a random order and the lines of a page in
+ * order: within a page the hardware streams, but no prefetcher runs
+ * ahead into the next page, so the time says where the data was.  On the
+ * reference VM this makes its L3 read 2.2 times as fast as memory, where
+ * a plain stream sees only 1.5.
+ *
+ * Pairs: the first CPU produces for every other (at most 63 others: the
+ * clustering's bound, and about what a 1 s budget can pair), which
+ * answers l2_shared_cpus and l3_shared_cpus.  For the domains, the
+ * memory footprint only: the lowest CPU not in a clique with the first
+ * leads the next stage and produces for every CPU not yet placed, and so
+ * on (the paper's search from large cliques down, one leader at a time,
+ * rather than all n^2 pairs).  A domain count needs every CPU placed;
+ * when the budget runs out first it is left out.
+ *
+ * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those that
+ * share the level with it; a level whose size is missing, or that reads
+ * less than 1.5 times as fast as memory, is left out), locality_domains
+ * (cliques at the memory footprint) and locality_ratio (the slowest pair
+ * between domains over the fastest within one; 1 for one domain).
+ * Inputs: l1d_, l2_, l3_ and llc_effective_bytes. */
+#include "lib/chain.h"
+#include "lib/cpus.h"
+#include "lib/hwprobe.h"
+#include "lib/locality.h"
+#include "lib/team.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MIB ((size_t)1 << 20)
+/* The cache footprints are written and read on every repetition: beyond
+ * this, a pass costs more than the budget can pay for every CPU. */
+#define MAX_FOOTPRINT (32 * MIB)
+/* The memory buffer: four times the last level, and at least 128 MiB,
+ * where the reference VM's bandwidth stops falling (at 64 MiB it still
+ * reads 30% faster: its host's cache is larger than it measures). */
+#define MEMORY_MIN (128 * MIB)
+#define MEMORY_MAX (512 * MIB)
+#define WINDOW (4 * MIB)
+/* Buffers start on a 2 MiB boundary, where the OS can back them with
+ * huge pages: 128 MiB faulted in 4 KiB pages costs this VM 0.3 s. */
+#define HUGE_ALIGN (2 * MIB)
+#define PATIENCE 4
+#define MAX_ROUNDS 20
+
+enum level { L2, L3, MEM, NLEVELS };
+static const char *const level_name[NLEVELS] = {"L2", "L3", "memory"};
+
+static int cpus[HWP_MAX_CPUS], ncpus;
+static size_t page;
+/* Bytes a consumer reads per pass at each level; 0: not tested. */
+static size_t footprint[NLEVELS];
+/* The page order of a pass at each level. */
+static size_t *order[NLEVELS];
+/* MB/s, bw[level][producer * ncpus + consumer], NaN where not measured. */
+static double bw[NLEVELS][HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
+
+/* The producer's buffer at the cache levels, and the memory footprint's
+ * buffer, placed by the current stage's leader. */
+static char *cache_buf;
+static size_t cache_bytes;
+static struct {
+    char *base;
+    size_t bytes, at; /* at: the next window's first page */
+} memory;
+
+static volatile uint64_t v_seed;
+
+/* ---- the producer and the consumer -------------------------------- */
+
+/* Write the level's footprint, all of it, a new value each time. */
+static void produce(enum level lv, uint64_t v)
+{
+    uint64_t *p = (uint64_t *)cache_buf;
+    size_t i, n = footprint[lv] / sizeof *p;
+    for (i = 0; i < n; i++)
+        p[i] = v;
+}
+
+/* Read the pages base + order[0..n-1] * page, lines in order. */
+static void consume(const char *base, const size_t *pages, size_t n)
+{
+    uint64_t a = 0, b = 0, c = 0, d = 0;
+    size_t k, i, words = page / sizeof(uint64_t);
+    for (k = 0; k < n; k++) {
+        const uint64_t *p = (const uint64_t *)(base + pages[k] * page);
+        for (i = 0; i < words; i += 4) {
+            a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
+        }
+    }
+    hwp_sink += a + b + c + d;
+}
+
+/* One consumer pass at a level; seconds. */
+static double consume_pass(enum level lv)
+{
+    size_t n = footprint[lv] / page;
+    const char *base = cache_buf;
+    double t0;
+    if (lv == MEM) {
+        base = memory.base + memory.at * page;
+        memory.at = (memory.at + n) % (memory.bytes / page);
+    }
+    t0 = hwp_now();
+    consume(base, order[lv], n);
+    return hwp_now() - t0;
+}
+
+/* ---- one point: a producer, a consumer, reps passes ---------------- */
+
+struct run {
+    enum level level;
+    long reps;
+    double seconds; /* the consumer's, summed */
+    int turn;       /* 0: the producer's, 1: the consumer's */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+static void wait_turn(struct run *r, int me)
+{
+    pthread_mutex_lock(&r->lock);
+    while (r->turn != me)
+        pthread_cond_wait(&r->cond, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void pass_turn(struct run *r, int to)
+{
+    pthread_mutex_lock(&r->lock);
+    r->turn = to;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Rank 0 produces, rank 1 consumes, in turns.  Each sleeps while the
+ * other works rather than spin, so that it takes nothing from it (a
+ * spinning SMT sibling would take half the core). */
+static void pair_work(void *arg, int rank)
+{
+    struct run *r = arg;
+    long k;
+    for (k = 0; k < r->reps; k++) {
+        wait_turn(r, rank);
+        if (rank == 0)
+            produce(r->level, v_seed + (uint64_t)k);
+        else
+            r->seconds += consume_pass(r->level);
+        pass_turn(r, !rank);
+    }
+}
+
+/* One CPU: it produces and consumes itself, or at the memory footprint,
+ * whose pages were placed beforehand, only consumes. */
+static void alone_work(void *arg, int rank)
+{
+    struct run *r = arg;
+    long k;
+    (void)rank;
+    for (k = 0; k < r->reps; k++) {
+        if (r->level != MEM)
+            produce(r->level, v_seed + (uint64_t)k);
+        r->seconds += consume_pass(r->level);
+    }
+}
+
+struct point {
+    enum level level;
+    int producer, consumer; /* indices into cpus[] */
+};
+static struct point points[NLEVELS * HWP_CLIQUE_MAX];
+
+/* hwp_kernel for every point: the consumer's seconds over reps passes. */
+static double run_point(void *ctx, long reps)
+{
+    static struct hwp_team team;
+    const struct point *pt = ctx;
+    struct run r;
+    int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
+    where[0] = cpus[two ? pt->producer : pt->consumer];
+    where[1] = cpus[pt->consumer];
+    r.level = pt->level;
+    r.reps = reps;
+    r.seconds = 0.0;
+    r.turn = 0;
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.cond, NULL);
+    if (hwp_team_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
+                     &r) != 0)
+        hwp_skip("cannot create threads");
+    pthread_cond_destroy(&r.cond);
+    pthread_mutex_destroy(&r.lock);
+    return r.seconds;
+}
+
+static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
+{
+    (void)ctx;
+    *kctx = &points[i];
+    return run_point;
+}
+
+/* ---- buffers ------------------------------------------------------- */
+
+struct placement {
+    char *base;
+    size_t bytes;
+};
+
+static void place_work(void *arg, int rank)
+{
+    struct placement *p = arg;
+    (void)rank;
+    p->base = hwc_alloc(p->bytes, HUGE_ALIGN, 1);
+}
+
+/* bytes of memory first touched by CPU cpu, so that on a NUMA machine
+ * its pages live in that CPU's node (the paper's first-touch policy). */
+static char *place(size_t bytes, int cpu)
+{
+    static struct hwp_team team;
+    struct placement p;
+    p.base = NULL;
+    p.bytes = bytes;
+    if (hwp_team_run(&team, 1, &cpu, place_work, &p) != 0 || p.base == NULL)
+        hwp_skip("cannot create threads");
+    return p.base;
+}
+
+static size_t *page_order(size_t bytes, uint64_t seed)
+{
+    size_t n = bytes / page, *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(v, n, &seed);
+    return v;
+}
+
+/* Half the level, so that it fits with room for the other thread and for
+ * the level's soft edge; at least twice the level below, else that level
+ * would hold much of it.  0 when the level is missing or too close to
+ * the one below to be told apart. */
+static size_t level_footprint(double size, double below)
+{
+    double f = size / 2.0;
+    if (!(size > 0.0))
+        return 0;
+    if (f > (double)MAX_FOOTPRINT)
+        f = (double)MAX_FOOTPRINT;
+    if (f < 2.0 * below || f < (double)page)
+        return 0;
+    return (size_t)(f / (double)page) * page;
+}
+
+static void choose_footprints(void)
+{
+    double l1 = hwp_input("l1d_effective_bytes", 0.0);
+    double l2 = hwp_input("l2_effective_bytes", 0.0);
+    double l3 = hwp_input("l3_effective_bytes", 0.0);
+    double llc = hwp_input("llc_effective_bytes", l3 > l2 ? l3 : l2);
+    double m = 4.0 * llc;
+    footprint[L2] = level_footprint(l2, l1);
+    footprint[L3] = level_footprint(l3, l2);
+    footprint[MEM] = WINDOW;
+    if (m < (double)MEMORY_MIN)
+        m = (double)MEMORY_MIN;
+    if (m > (double)MEMORY_MAX)
+        m = (double)MEMORY_MAX;
+    memory.bytes = (size_t)(m / (double)WINDOW) * WINDOW;
+    hwp_log("footprints: L2 %zu KiB, L3 %zu KiB, memory %zu KiB windows "
+            "of %zu MiB", footprint[L2] >> 10, footprint[L3] >> 10,
+            footprint[MEM] >> 10, memory.bytes >> 20);
+}
+
+/* ---- stages -------------------------------------------------------- */
+
+static double *cell(enum level lv, int producer, int consumer)
+{
+    return &bw[lv][producer * ncpus + consumer];
+}
+
+/* File the sweep's best times as MB/s, and dump them by producer. */
+static void file_results(const double *best, size_t npoints)
+{
+    char text[96];
+    size_t i;
+    for (i = 0; i < npoints; i++) {
+        const struct point *pt = &points[i];
+        double mbps = (double)footprint[pt->level] / best[i] / 1e6;
+        *cell(pt->level, pt->producer, pt->consumer) = mbps;
+        if (i == 0 || pt->level != pt[-1].level
+            || pt->producer != pt[-1].producer) {
+            snprintf(text, sizeof text, "%s, %zu bytes, producer CPU %d: consumer CPU, MB/s",
+                    level_name[pt->level], footprint[pt->level],
+                    cpus[pt->producer]);
+            hwp_dump_comment(text);
+        }
+        hwp_dump((double)cpus[pt->consumer], mbps);
+        hwp_log("%s: CPU %d -> CPU %d: %.0f MB/s", level_name[pt->level],
+                cpus[pt->producer], cpus[pt->consumer], mbps);
+    }
+}
+
+/* Time points[0..npoints-1] together, sweep then repeat, so that a burst
+ * of a neighbour's load spoils one trial of many pairs, not one pair. */
+static void measure(size_t npoints)
+{
+    double *best = malloc(npoints * sizeof *best);
+    int rounds;
+    if (best == NULL)
+        hwp_skip("out of memory");
+    rounds = hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, MAX_ROUNDS);
+    hwp_log("%zu points, %d rounds", npoints, rounds);
+    file_results(best, npoints);
+    free(best);
+}
+
+/* Points for one producer at one level: itself, then each consumer. */
+static size_t add_points(size_t n, enum level lv, int producer,
+                         const int *consumers, int nconsumers)
+{
+    int k;
+    points[n].level = lv;
+    points[n].producer = points[n].consumer = producer;
+    n++;
+    for (k = 0; k < nconsumers; k++) {
+        points[n].level = lv;
+        points[n].producer = producer;
+        points[n++].consumer = consumers[k];
+    }
+    return n;
+}
+
+/* A stage: the leader places the memory footprint's pages and produces
+ * for the consumers, at the memory footprint and, with all_levels, at
+ * every cache level that has a footprint. */
+static void stage(int leader, const int *consumers, int nconsumers,
+                  int all_levels)
+{
+    size_t n = 0;
+    int lv;
+    if (memory.base != NULL)
+        hwc_free(memory.base, memory.bytes);
+    memory.base = place(memory.bytes, cpus[leader]);
+    memory.at = 0;
+    for (lv = all_levels ? 0 : MEM; lv < NLEVELS; lv++)
+        if (footprint[lv] > 0)
+            n = add_points(n, (enum level)lv, leader, consumers, nconsumers);
+    measure(n);
+}
+
+/* ---- analysis ------------------------------------------------------ */
+
+/* CPUs sharing level lv with the first one, from its row; 0 when the
+ * level cannot be judged. */
+static int shared_cpus(enum level lv)
+{
+    int label[HWP_CLIQUE_MAX];
+    double self = *cell(lv, 0, 0), mem = *cell(MEM, 0, 0);
+    double rel = hwp_level_diameter(self, mem);
+    if (footprint[lv] == 0)
+        return 0;
+    if (rel < 0.0) {
+        hwp_log("%s: %.0f MB/s alone, %.0f from memory: too close to judge",
+                level_name[lv], self, mem);
+        return 0;
+    }
+    if (hwp_cliques(bw[lv], (size_t)ncpus, rel, label) == 0)
+        return 0;
+    hwp_log("%s: diameter %.2f, %d CPUs share it", level_name[lv], rel,
+            hwp_clique_size(label, (size_t)ncpus));
+    return hwp_clique_size(label, (size_t)ncpus);
+}
+
+/* The lowest CPU in no clique with a leader, or -1; the others not in
+ * one go to rest[] (*nrest of them). */
+static int next_leader(const int *label, const char *leader, int *rest,
+                       int *nrest)
+{
+    int j, l, first = -1;
+    *nrest = 0;
+    for (j = 0; j < ncpus; j++) {
+        int placed = 0;
+        for (l = 0; l < ncpus && !placed; l++)
+            placed = leader[l] && label[l] == label[j];
+        if (placed)
+            continue;
+        if (first < 0)
+            first = j;
+        else
+            rest[(*nrest)++] = j;
+    }
+    return first;
+}
+
+/* Cliques at the memory footprint, measuring a stage for each leader
+ * until every CPU is in a clique with one; 0 when the budget runs out
+ * first. */
+static size_t domains(int *label)
+{
+    char leader[HWP_CLIQUE_MAX] = {1};
+    int rest[HWP_CLIQUE_MAX], nrest, next;
+    size_t nc;
+    for (;;) {
+        nc = hwp_cliques(bw[MEM], (size_t)ncpus, HWP_MEMORY_DIAMETER, label);
+        if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
+            return nc;
+        if (hwp_budget_left() <= 0.0) {
+            hwp_log("memory: out of budget before CPU %d", cpus[next]);
+            return 0;
+        }
+        leader[next] = 1;
+        stage(next, rest, nrest, 0);
+    }
+}
+
+static void emit_locality(void)
+{
+    int label[HWP_CLIQUE_MAX];
+    size_t nc = domains(label);
+    double ratio;
+    if (nc == 0)
+        return;
+    hwp_emit_int("locality_domains", (long long)nc);
+    ratio = hwp_locality_ratio(bw[MEM], (size_t)ncpus, label);
+    hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
+    /* Two places: the third would be noise. */
+    if (ratio > 0.0 && ratio <= 1.0)
+        hwp_emit_dec("locality_ratio", floor(ratio * 100.0 + 0.5) / 100.0);
+}
+
+/* Nothing measured yet. */
+static void clear(void)
+{
+    size_t lv, i;
+    for (lv = 0; lv < NLEVELS; lv++)
+        for (i = 0; i < HWP_CLIQUE_MAX * HWP_CLIQUE_MAX; i++)
+            bw[lv][i] = NAN;
+}
+
+/* One usable CPU shares everything it has with nobody else, and is one
+ * domain with no asymmetry: nothing to measure. */
+static void one_cpu(void)
+{
+    if (footprint[L2] > 0)
+        hwp_emit_int("l2_shared_cpus", 1);
+    if (footprint[L3] > 0)
+        hwp_emit_int("l3_shared_cpus", 1);
+    hwp_emit_int("locality_domains", 1);
+    hwp_emit_dec("locality_ratio", 1.0);
+}
+
+int main(int argc, char **argv)
+{
+    int others[HWP_CLIQUE_MAX], pinnable, j, n;
+    size_t i;
+    hwp_init(argc, argv, "locality");
+    page = hwc_os_page();
+    choose_footprints();
+    ncpus = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
+    if (ncpus == 1) {
+        one_cpu();
+        return hwp_finish();
+    }
+    if (footprint[L2] == 0 && footprint[L3] == 0)
+        hwp_skip("no effective cache sizes (inputs l2_/l3_effective_bytes)");
+    if (ncpus > HWP_CLIQUE_MAX)
+        hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
+    if (!pinnable)
+        hwp_skip("cannot place threads on chosen CPUs");
+    clear();
+    for (j = 1; j < ncpus; j++)
+        others[j - 1] = j;
+    cache_bytes = footprint[L2] > footprint[L3] ? footprint[L2] : footprint[L3];
+    cache_buf = place(cache_bytes, cpus[0]);
+    for (i = 0; i < NLEVELS; i++)
+        order[i] = page_order(footprint[i] > 0 ? footprint[i] : page, i + 1);
+    stage(0, others, ncpus - 1, 1);
+    if ((n = shared_cpus(L2)) > 0)
+        hwp_emit_int("l2_shared_cpus", n);
+    if ((n = shared_cpus(L3)) > 0)
+        hwp_emit_int("l3_shared_cpus", n);
+    emit_locality();
+    hwc_free(memory.base, memory.bytes);
+    hwc_free(cache_buf, cache_bytes);
+    for (i = 0; i < NLEVELS; i++)
+        free(order[i]);
+    return hwp_finish();
+}
