@@ -42,6 +42,6 @@ TESTS += tests/test-locality
 
 cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
 	tests/icache.test tests/unified.test \
-	tests/shared.test
+	tests/shared.test tests/locality.test
 TESTS += $(cores_tests)
 EXTRA_DIST += $(cores_tests)
