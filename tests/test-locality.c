@@ -191,6 +191,44 @@ static void test_memory(void)
           "memory: uniform within noise is one domain, ratio 1");
 }
 
+/* A reader slowed by its own CPU's load slows one direction only: the
+ * better direction of each pair decides.  The first matrix is the one
+ * recorded on the reference VM when its second vCPU ran at 60% for half
+ * a second (CPU 0 -> 1 at the L3 footprint, 14 GB/s instead of 24); the
+ * other direction, as it reads at other times, is what symmetrizing
+ * needs. */
+static void test_symmetrize(void)
+{
+    double v[4] = {28382, 14099, 24500, NAN}, out[4];
+    double slow_self[9] = {17000, 27000, 12000, NAN, NAN, NAN,
+                           NAN, NAN, NAN};
+    int label[3];
+    hwp_symmetrize(v, 2, out);
+    check(out[1] == 24500 && out[2] == 24500 && out[0] == 28382
+              && out[3] == 24500,
+          "symmetrize: the better direction; no CPU slower than its pairs");
+    check(hwp_cliques(out, 2, hwp_level_diameter(28382, 10444), label) == 1,
+          "a slow reader on one side: still one L3 clique");
+    v[2] = 13000;
+    hwp_symmetrize(v, 2, v);
+    check(v[1] == 14099 && v[2] == 14099
+              && hwp_cliques(v, 2, hwp_level_diameter(28382, 10444),
+                             label) == 2,
+          "slow both ways: apart (in place)");
+    v[1] = NAN;
+    v[2] = 5.0;
+    hwp_symmetrize(v, 2, v);
+    check(v[1] == 5.0 && v[2] == 5.0, "symmetrize: one direction measured");
+    /* CPU 0 alone slowed to 17 GB/s, CPU 1 reading its writes at 27:
+     * CPU 1 still shares, CPU 2 (12, memory 10.5) still does not. */
+    hwp_symmetrize(slow_self, 3, slow_self);
+    check(slow_self[0] == 27000
+              && hwp_cliques(slow_self, 3, hwp_level_diameter(17000, 10500),
+                             label) == 2
+              && label[0] == label[1] && label[2] != label[0],
+          "a CPU slowed alone: its fastest pair stands for it");
+}
+
 /* Rows recorded by probes/locality -v on the reference VM (MB/s; CPU 0
  * producing for itself and for CPU 1), including its slowest L3 pair. */
 static void test_recorded(void)
@@ -217,9 +255,11 @@ static void test_invalid(void)
 {
     double bad[4] = {10.0, -1.0, 10.0, 10.0};
     int label[HWP_CLIQUE_MAX + 1];
-    check(hwp_cliques(bad, 2, 0.25, label) == 0, "a negative value: no answer");
+    check(hwp_cliques(bad, 2, 0.25, label) == 0,
+          "a negative value: no answer");
     bad[1] = INFINITY;
-    check(hwp_cliques(bad, 2, 0.25, label) == 0, "an infinite value: no answer");
+    check(hwp_cliques(bad, 2, 0.25, label) == 0,
+          "an infinite value: no answer");
     bad[1] = 10.0;
     check(hwp_cliques(bad, 0, 0.25, label) == 0
               && hwp_cliques(bad, HWP_CLIQUE_MAX + 1, 0.25, label) == 0
@@ -239,6 +279,7 @@ int main(void)
     test_smt();
     test_noisy();
     test_memory();
+    test_symmetrize();
     test_recorded();
     test_invalid();
     printf("1..%d\n", checks);

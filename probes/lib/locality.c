@@ -13,6 +13,28 @@ double hwp_level_diameter(double self, double mem)
     return sqrt(self / mem) - 1.0;
 }
 
+/* The larger of a and b, where NaN is "not measured". */
+static double better(double a, double b)
+{
+    return isnan(a) || (!isnan(b) && b > a) ? b : a;
+}
+
+void hwp_symmetrize(const double *bw, size_t n, double *out)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            out[i * n + j] = out[j * n + i] =
+                better(bw[i * n + j], bw[j * n + i]);
+    for (i = 0; i < n; i++) {
+        double own = bw[i * n + i];
+        for (j = 0; j < n; j++)
+            if (j != i)
+                own = better(own, out[i * n + j]);
+        out[i * n + i] = own;
+    }
+}
+
 /* The state of one set being grown: who is in it, the range of the
  * measured values among its members, and for every CPU outside it the
  * range of the values that link it to the members (its own included). */

@@ -44,6 +44,16 @@
  * positive and finite: the level cannot be judged. */
 double hwp_level_diameter(double self, double mem);
 
+/* The best readings of a matrix.  Noise only ever slows a reader, and a
+ * reader slowed by its own CPU's load (a busy hardware thread beside it,
+ * a hypervisor's neighbour) slows only the direction it reads in, so
+ * out[i * n + j] and out[j * n + i] both receive the larger of
+ * bw[i * n + j] and bw[j * n + i] (NaN only when neither was measured).
+ * And no CPU reads slower from its own cache than another reads what it
+ * wrote, so out[i * n + i] is the largest of bw[i * n + i] and the
+ * pairs of CPU i (NaN when none was measured).  out may alias bw. */
+void hwp_symmetrize(const double *bw, size_t n, double *out);
+
 /* QT clustering of CPUs into cliques.  A set of CPUs is admissible when
  * each member after the first is linked to another by a measured value
  * and all measured values among the members, their own (diagonal)
