@@ -22,14 +22,22 @@
  * reference VM this makes its L3 read 2.2 times as fast as memory, where
  * a plain stream sees only 1.5.
  *
+ * Noise only ever slows a reader, so every judgement leans on the best
+ * readings: each point keeps its minimum over at least three sweeps; a
+ * pair found apart is timed again, and in the other direction, since a
+ * reader slowed by its own CPU (on the reference VM a vCPU sometimes runs
+ * at 60% for half a second) slows only the direction it reads in; and
+ * memory's reference is the fastest reading of it.
+ *
  * Pairs: the first CPU produces for every other (at most 63 others: the
  * clustering's bound, and about what a 1 s budget can pair), which
  * answers l2_shared_cpus and l3_shared_cpus.  For the domains, the
  * memory footprint only: the lowest CPU not in a clique with the first
- * leads the next stage and produces for every CPU not yet placed, and so
- * on (the paper's search from large cliques down, one leader at a time,
- * rather than all n^2 pairs).  A domain count needs every CPU placed;
- * when the budget runs out first it is left out.
+ * leads the next stage and produces for every CPU not yet placed (and
+ * for the earlier leaders: the other direction), and so on, the paper's
+ * search from large cliques down, one leader at a time, rather than all
+ * n^2 pairs.  A domain count needs every CPU placed; when the budget
+ * runs out first it is left out.
  *
  * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those that
  * share the level with it; a level whose size is missing, or that reads
@@ -62,6 +70,9 @@
 #define HUGE_ALIGN (2 * MIB)
 #define PATIENCE 4
 #define MAX_ROUNDS 20
+/* A minimum counts only when every point was timed this often: once, a
+ * neighbour's burst decides; three times, it has to last three rounds. */
+#define MIN_ROUNDS 3
 
 enum level { L2, L3, MEM, NLEVELS };
 static const char *const level_name[NLEVELS] = {"L2", "L3", "memory"};
@@ -188,7 +199,7 @@ struct point {
     enum level level;
     int producer, consumer; /* indices into cpus[] */
 };
-static struct point points[NLEVELS * HWP_CLIQUE_MAX];
+static struct point points[NLEVELS * 2 * HWP_CLIQUE_MAX];
 
 /* hwp_kernel for every point: the consumer's seconds over reps passes. */
 static double run_point(void *ctx, long reps)
@@ -299,7 +310,8 @@ static double *cell(enum level lv, int producer, int consumer)
     return &bw[lv][producer * ncpus + consumer];
 }
 
-/* File the sweep's best times as MB/s, and dump them by producer. */
+/* File the sweep's best times as MB/s, keeping a point's better time
+ * when it was measured before, and dump them by producer. */
 static void file_results(const double *best, size_t npoints)
 {
     char text[96];
@@ -307,12 +319,15 @@ static void file_results(const double *best, size_t npoints)
     for (i = 0; i < npoints; i++) {
         const struct point *pt = &points[i];
         double mbps = (double)footprint[pt->level] / best[i] / 1e6;
-        *cell(pt->level, pt->producer, pt->consumer) = mbps;
+        double *c = cell(pt->level, pt->producer, pt->consumer);
+        if (isnan(*c) || mbps > *c)
+            *c = mbps;
         if (i == 0 || pt->level != pt[-1].level
             || pt->producer != pt[-1].producer) {
-            snprintf(text, sizeof text, "%s, %zu bytes, producer CPU %d: consumer CPU, MB/s",
-                    level_name[pt->level], footprint[pt->level],
-                    cpus[pt->producer]);
+            snprintf(text, sizeof text,
+                     "%s, %zu bytes, producer CPU %d: consumer CPU, MB/s",
+                     level_name[pt->level], footprint[pt->level],
+                     cpus[pt->producer]);
             hwp_dump_comment(text);
         }
         hwp_dump((double)cpus[pt->consumer], mbps);
@@ -322,8 +337,9 @@ static void file_results(const double *best, size_t npoints)
 }
 
 /* Time points[0..npoints-1] together, sweep then repeat, so that a burst
- * of a neighbour's load spoils one trial of many pairs, not one pair. */
-static void measure(size_t npoints)
+ * of a neighbour's load spoils one trial of many pairs, not one pair.
+ * Returns 0 when the budget ran out before MIN_ROUNDS rounds. */
+static int measure(size_t npoints)
 {
     double *best = malloc(npoints * sizeof *best);
     int rounds;
@@ -333,67 +349,131 @@ static void measure(size_t npoints)
     hwp_log("%zu points, %d rounds", npoints, rounds);
     file_results(best, npoints);
     free(best);
+    return rounds >= MIN_ROUNDS;
 }
 
-/* Points for one producer at one level: itself, then each consumer. */
-static size_t add_points(size_t n, enum level lv, int producer,
-                         const int *consumers, int nconsumers)
+static size_t add_point(size_t n, enum level lv, int producer, int consumer)
+{
+    points[n].level = lv;
+    points[n].producer = producer;
+    points[n].consumer = consumer;
+    return n + 1;
+}
+
+/* Points of one level: the producer alone, then it producing for each
+ * of the others, and with both, each of them producing for it. */
+static size_t add_level(size_t n, enum level lv, int producer,
+                        const int *others, int nothers, int both)
 {
     int k;
-    points[n].level = lv;
-    points[n].producer = points[n].consumer = producer;
-    n++;
-    for (k = 0; k < nconsumers; k++) {
-        points[n].level = lv;
-        points[n].producer = producer;
-        points[n++].consumer = consumers[k];
-    }
+    n = add_point(n, lv, producer, producer);
+    for (k = 0; k < nothers; k++)
+        n = add_point(n, lv, producer, others[k]);
+    for (k = 0; k < nothers && both; k++)
+        n = add_point(n, lv, others[k], producer);
     return n;
 }
 
-/* A stage: the leader places the memory footprint's pages and produces
- * for the consumers, at the memory footprint and, with all_levels, at
- * every cache level that has a footprint. */
-static void stage(int leader, const int *consumers, int nconsumers,
-                  int all_levels)
+/* The leader places the memory footprint's pages; returns whether the
+ * sweep settled. */
+static int stage(int leader, size_t npoints)
 {
-    size_t n = 0;
-    int lv;
     if (memory.base != NULL)
         hwc_free(memory.base, memory.bytes);
     memory.base = place(memory.bytes, cpus[leader]);
     memory.at = 0;
-    for (lv = all_levels ? 0 : MEM; lv < NLEVELS; lv++)
+    return measure(npoints);
+}
+
+/* The first stage: the first CPU produces for every other, at every
+ * level tested. */
+static int first_stage(const int *others, int nothers)
+{
+    size_t n = 0;
+    int lv;
+    for (lv = 0; lv < NLEVELS; lv++)
         if (footprint[lv] > 0)
-            n = add_points(n, (enum level)lv, leader, consumers, nconsumers);
-    measure(n);
+            n = add_level(n, (enum level)lv, 0, others, nothers, 0);
+    return stage(0, n);
 }
 
 /* ---- analysis ------------------------------------------------------ */
 
-/* CPUs sharing level lv with the first one, from its row; 0 when the
- * level cannot be judged. */
-static int shared_cpus(enum level lv)
+/* A level's matrix with each pair's better direction (lib/locality.h). */
+static const double *symmetric(enum level lv)
 {
-    int label[HWP_CLIQUE_MAX];
-    double self = *cell(lv, 0, 0), mem = *cell(MEM, 0, 0);
-    double rel = hwp_level_diameter(self, mem);
-    if (footprint[lv] == 0)
+    static double s[HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
+    hwp_symmetrize(bw[lv], (size_t)ncpus, s);
+    return s;
+}
+
+/* Noise only ever slows a reader, so it can make two CPUs look farther
+ * apart than they are, never nearer: the pairs of producer's row found
+ * apart at a level are timed again, in a sweep of their own, and the
+ * better time counts.  At a cache level the other direction is timed
+ * too, for a reader slowed by its own CPU (lib/locality.h); at memory
+ * that is the next stage's work, which needs pages the other placed.
+ * Returns 0 when no pair was apart. */
+static int confirm(enum level lv, int producer, const int *label)
+{
+    int apart[HWP_CLIQUE_MAX], n = 0, j;
+    for (j = 0; j < ncpus; j++)
+        if (label[j] != label[producer] && !isnan(*cell(lv, producer, j)))
+            apart[n++] = j;
+    if (n == 0)
         return 0;
+    hwp_log("%s: %d CPUs apart from CPU %d, timed again", level_name[lv], n,
+            cpus[producer]);
+    measure(add_level(0, lv, producer, apart, n, lv != MEM));
+    return 1;
+}
+
+/* Memory's bandwidth for the first CPU: the fastest reading of what it
+ * placed, by itself or another CPU, since a slow one may be a busy CPU
+ * and, at a cache level, would make every pair look near. */
+static double memory_reference(void)
+{
+    double best = 0.0;
+    int j;
+    for (j = 0; j < ncpus; j++)
+        if (*cell(MEM, 0, j) > best)
+            best = *cell(MEM, 0, j);
+    return best;
+}
+
+/* The cliques of level lv, with the diameter that the first CPU's own
+ * bandwidth (its best reading, lib/locality.h) and memory's give; 0 when
+ * the level cannot be judged. */
+static size_t level_cliques(enum level lv, int *label)
+{
+    const double *s = symmetric(lv);
+    double self = s[0], mem = memory_reference();
+    double rel = hwp_level_diameter(self, mem);
     if (rel < 0.0) {
         hwp_log("%s: %.0f MB/s alone, %.0f from memory: too close to judge",
                 level_name[lv], self, mem);
         return 0;
     }
-    if (hwp_cliques(bw[lv], (size_t)ncpus, rel, label) == 0)
+    hwp_log("%s: diameter %.2f", level_name[lv], rel);
+    return hwp_cliques(s, (size_t)ncpus, rel, label);
+}
+
+/* CPUs sharing level lv with the first one (counting it); 0 when the
+ * level is not tested or cannot be judged. */
+static int shared_cpus(enum level lv)
+{
+    int label[HWP_CLIQUE_MAX];
+    if (footprint[lv] == 0 || level_cliques(lv, label) == 0)
         return 0;
-    hwp_log("%s: diameter %.2f, %d CPUs share it", level_name[lv], rel,
+    if (confirm(lv, 0, label) && level_cliques(lv, label) == 0)
+        return 0;
+    hwp_log("%s: %d CPUs share it", level_name[lv],
             hwp_clique_size(label, (size_t)ncpus));
     return hwp_clique_size(label, (size_t)ncpus);
 }
 
 /* The lowest CPU in no clique with a leader, or -1; the others not in
- * one go to rest[] (*nrest of them). */
+ * one go to rest[] (*nrest of them), and the leaders after them. */
 static int next_leader(const int *label, const char *leader, int *rest,
                        int *nrest)
 {
@@ -410,27 +490,41 @@ static int next_leader(const int *label, const char *leader, int *rest,
         else
             rest[(*nrest)++] = j;
     }
+    for (l = 0; l < ncpus && first >= 0; l++)
+        if (leader[l])
+            rest[(*nrest)++] = l;
     return first;
 }
 
 /* Cliques at the memory footprint, measuring a stage for each leader
  * until every CPU is in a clique with one; 0 when the budget runs out
- * first. */
+ * first.  A leader's stage also has the earlier leaders read what it
+ * placed, the other direction of their pairs.  The CPUs the last leader
+ * found apart are confirmed before one of them leads a stage. */
 static size_t domains(int *label)
 {
     char leader[HWP_CLIQUE_MAX] = {1};
-    int rest[HWP_CLIQUE_MAX], nrest, next;
+    int rest[HWP_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
     size_t nc;
     for (;;) {
-        nc = hwp_cliques(bw[MEM], (size_t)ncpus, HWP_MEMORY_DIAMETER, label);
+        nc = hwp_cliques(symmetric(MEM), (size_t)ncpus, HWP_MEMORY_DIAMETER,
+                         label);
         if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
             return nc;
+        if (!confirmed) {
+            confirmed = 1;
+            if (confirm(MEM, last, label))
+                continue;
+        }
         if (hwp_budget_left() <= 0.0) {
             hwp_log("memory: out of budget before CPU %d", cpus[next]);
             return 0;
         }
         leader[next] = 1;
-        stage(next, rest, nrest, 0);
+        if (!stage(next, add_level(0, MEM, next, rest, nrest, 0)))
+            return 0;
+        last = next;
+        confirmed = 0;
     }
 }
 
@@ -442,7 +536,7 @@ static void emit_locality(void)
     if (nc == 0)
         return;
     hwp_emit_int("locality_domains", (long long)nc);
-    ratio = hwp_locality_ratio(bw[MEM], (size_t)ncpus, label);
+    ratio = hwp_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
     /* Two places: the third would be noise. */
     if (ratio > 0.0 && ratio <= 1.0)
@@ -470,10 +564,31 @@ static void one_cpu(void)
     hwp_emit_dec("locality_ratio", 1.0);
 }
 
+/* The buffers and page orders of the cache levels, and nothing
+ * measured yet. */
+static void prepare(void)
+{
+    size_t lv;
+    clear();
+    cache_bytes = footprint[L2 + (footprint[L3] > footprint[L2])];
+    cache_buf = place(cache_bytes, cpus[0]);
+    for (lv = 0; lv < NLEVELS; lv++)
+        order[lv] = page_order(footprint[lv] > 0 ? footprint[lv] : page,
+                               lv + 1);
+}
+
+static void release(void)
+{
+    size_t lv;
+    hwc_free(memory.base, memory.bytes);
+    hwc_free(cache_buf, cache_bytes);
+    for (lv = 0; lv < NLEVELS; lv++)
+        free(order[lv]);
+}
+
 int main(int argc, char **argv)
 {
     int others[HWP_CLIQUE_MAX], pinnable, j, n;
-    size_t i;
     hwp_init(argc, argv, "locality");
     page = hwc_os_page();
     choose_footprints();
@@ -488,22 +603,16 @@ int main(int argc, char **argv)
         hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
     if (!pinnable)
         hwp_skip("cannot place threads on chosen CPUs");
-    clear();
+    prepare();
     for (j = 1; j < ncpus; j++)
         others[j - 1] = j;
-    cache_bytes = footprint[L2] > footprint[L3] ? footprint[L2] : footprint[L3];
-    cache_buf = place(cache_bytes, cpus[0]);
-    for (i = 0; i < NLEVELS; i++)
-        order[i] = page_order(footprint[i] > 0 ? footprint[i] : page, i + 1);
-    stage(0, others, ncpus - 1, 1);
+    if (!first_stage(others, ncpus - 1))
+        hwp_skip("too busy: the pairs did not settle within the budget");
     if ((n = shared_cpus(L2)) > 0)
         hwp_emit_int("l2_shared_cpus", n);
     if ((n = shared_cpus(L3)) > 0)
         hwp_emit_int("l3_shared_cpus", n);
     emit_locality();
-    hwc_free(memory.base, memory.bytes);
-    hwc_free(cache_buf, cache_bytes);
-    for (i = 0; i < NLEVELS; i++)
-        free(order[i]);
+    release();
     return hwp_finish();
 }
