@@ -147,8 +147,10 @@ _HW_RUN([unified], [l2_unified l3_unified], [1])
 # ratio, the slowest bandwidth between domains over the fastest within
 # one (1.00 for one domain).  Needs the effective sizes the memory family
 # exports; a level without one, or that reads less than 1.5 times as fast
-# as memory, stays undefined, as does everything on more than 64 CPUs.
-# Uses about 128 MiB (four times the last level, at most 512 MiB).
+# as memory, stays undefined, as does everything on more than 64 CPUs or
+# when the machine is too busy for three rounds of the pairs within twice
+# the budget.  Uses about 128 MiB (four times the last level, at most
+# 512 MiB); 0.1-0.5 s on the 2-vCPU reference VM.
 AC_DEFUN([HW_PROBE_LOCALITY],
 [AC_REQUIRE([HW_PROBE_CLOCK])dnl
 AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
