@@ -6,10 +6,10 @@
  * A producer thread on CPU i writes f bytes; then a consumer thread on
  * CPU j reads them, and the consumer's bandwidth is what counts.  With f
  * sized for a level (half its effective size, so that it fits, and at
- * least twice the level below, so that the level below does not hold
- * it), a consumer sharing the level with the producer reads at the
- * speed of its own cache; one that does not reads from further away.
- * Two references, measured the same way, place every pair: i == j (the
+ * least four times the level below), and the producer's caches below
+ * the level scrubbed after it writes, a consumer sharing the level with
+ * the producer reads at the speed of its own cache; one that does not
+ * reads from further away.  Two references, measured the same way, place every pair: i == j (the
  * CPU reads its own cache) and memory.  At the memory footprint the
  * producer's part is only to place the pages (first touch, as the paper
  * does), and the consumer reads the next window of a buffer four times
@@ -24,10 +24,12 @@
  *
  * Noise only ever slows a reader, so every judgement leans on the best
  * readings: each point keeps its minimum over at least three sweeps; a
- * pair found apart is timed again, and in the other direction, since a
- * reader slowed by its own CPU (on the reference VM a vCPU sometimes runs
- * at 60% for half a second) slows only the direction it reads in; and
- * memory's reference is the fastest reading of it.
+ * pass the reader started late (its CPU busy elsewhere while the data
+ * waited) is not timed; a pair found apart is timed again, and in the
+ * other direction, since a reader slowed by its own CPU (on the
+ * reference VM a vCPU sometimes runs at 60% for half a second) slows
+ * only the direction it reads in; and memory's reference is the fastest
+ * reading of it.
  *
  * Pairs: the first CPU produces for every other (at most 63 others: the
  * clustering's bound, and about what a 1 s budget can pair), which
@@ -40,10 +42,12 @@
  * runs out first it is left out.
  *
  * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those that
- * share the level with it; a level whose size is missing, or that reads
- * less than 1.5 times as fast as memory, is left out), locality_domains
- * (cliques at the memory footprint) and locality_ratio (the slowest pair
- * between domains over the fastest within one; 1 for one domain).
+ * share the level with it; a level whose size is missing, that reads
+ * less than 1.5 times as fast as memory, or whose footprint is not on
+ * its plateau, is left out), locality_domains (cliques at the memory
+ * footprint) and locality_ratio (the slowest pair between domains over
+ * the fastest within one; 1 for one domain).  Exit 77 when the machine
+ * is too busy for three sweeps within twice the budget.
  * Inputs: l1d_, l2_, l3_ and llc_effective_bytes. */
 #include "lib/chain.h"
 #include "lib/cpus.h"
