@@ -103,6 +103,8 @@ static size_t page;
 static size_t footprint[NLEVELS];
 /* The page order of a pass at each level. */
 static size_t *order[NLEVELS];
+/* Why a level's count is withheld, for hwp_absent. */
+static const char *why_not[NLEVELS];
 /* MB/s, bw[level][producer * ncpus + consumer], NaN where not measured. */
 static double bw[NLEVELS][HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
 
@@ -348,16 +350,22 @@ static size_t *page_order(size_t bytes, uint64_t seed)
  * level below, no larger than the footprint) fit in it together; at
  * least four times the level below, since effective sizes are
  * conservative (this VM's 2 MiB L2 measures 0.5 to 0.75 MiB).  0 when
- * the level is missing or too close to the one below to be told apart. */
-static size_t level_footprint(double size, double below)
+ * the level is missing or too close to the one below to be told apart,
+ * with the reason in why_not[lv]. */
+static size_t level_footprint(enum level lv, double size, double below)
 {
     double f = size / 2.0;
-    if (!(size > 0.0))
+    if (!(size > 0.0)) {
+        why_not[lv] = "the memory probes found no such level";
         return 0;
+    }
     if (f > (double)MAX_FOOTPRINT)
         f = (double)MAX_FOOTPRINT;
-    if (f < 4.0 * below || f < (double)page)
+    if (f < 4.0 * below || f < (double)page) {
+        why_not[lv] = "its effective size is under eight times the level "
+                      "below's: no footprint fits it and not that level";
         return 0;
+    }
     return (size_t)(f / (double)page) * page;
 }
 
@@ -368,8 +376,8 @@ static void choose_footprints(void)
     double l3 = hwp_input("l3_effective_bytes", 0.0);
     double llc = hwp_input("llc_effective_bytes", l3 > l2 ? l3 : l2);
     double m = 4.0 * llc;
-    footprint[L2] = level_footprint(l2, l1);
-    footprint[L3] = level_footprint(l3, l2);
+    footprint[L2] = level_footprint(L2, l2, l1);
+    footprint[L3] = level_footprint(L3, l3, l2);
     footprint[MEM] = WINDOW;
     scrub_bytes[L2] = scrub_bytes[L2_HALF] = (size_t)(4.0 * l1);
     scrub_bytes[L3] = scrub_bytes[L3_HALF] = (size_t)(4.0 * l2);
@@ -555,8 +563,10 @@ static size_t level_cliques(enum level lv, int *label)
     double self = s[0], mem = memory_reference();
     double rel = hwp_level_diameter(self, mem);
     if (rel < 0.0) {
-        hwp_log("%s: %.0f MB/s alone, %.0f from memory: too close to judge",
-                level_name[lv], self, mem);
+        hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
+                self, mem);
+        why_not[lv] = "it read less than 1.5 times as fast as memory (a "
+                      "neighbour's load?): too close to judge";
         return 0;
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
@@ -575,8 +585,11 @@ static int on_plateau(enum level lv)
     double self = *cell(lv, 0, 0), half = *cell(HALF(lv), 0, 0);
     if (half <= PLATEAU * self)
         return 1;
-    hwp_log("%s: %.0f MB/s alone, %.0f at half the footprint: not on the "
-            "level's plateau", level_name[lv], self, half);
+    hwp_log("%s: %.0f MB/s alone, %.0f at half the footprint",
+            level_name[lv], self, half);
+    why_not[lv] = "its footprint is not on the level's plateau (half of it "
+                  "read much faster): the effective sizes put it too near "
+                  "the level below";
     return 0;
 }
 
@@ -655,14 +668,20 @@ static void emit_locality(void)
     int label[HWP_CLIQUE_MAX];
     size_t nc = domains(label);
     double ratio;
-    if (nc == 0)
+    if (nc == 0) {
+        hwp_absent("locality_domains", "the budget ran out before every "
+                   "CPU was in a domain");
+        hwp_absent("locality_ratio", "no domains");
         return;
+    }
     hwp_emit_int("locality_domains", (long long)nc);
     ratio = hwp_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
     /* Two places: the third would be noise. */
     if (ratio > 0.0 && ratio <= 1.0)
         hwp_emit_dec("locality_ratio", floor(ratio * 100.0 + 0.5) / 100.0);
+    else
+        hwp_absent("locality_ratio", "no pair between domains was measured");
 }
 
 /* Nothing measured yet. */
@@ -678,10 +697,15 @@ static void clear(void)
  * domain with no asymmetry: nothing to measure. */
 static void one_cpu(void)
 {
-    if (footprint[L2] > 0)
-        hwp_emit_int("l2_shared_cpus", 1);
-    if (footprint[L3] > 0)
-        hwp_emit_int("l3_shared_cpus", 1);
+    static const char *const key[] = {"l2_shared_cpus", "l3_shared_cpus"};
+    static const char *const size[] = {"l2_effective_bytes",
+                                       "l3_effective_bytes"};
+    int lv;
+    for (lv = L2; lv <= L3; lv++)
+        if (hwp_input(size[lv], 0.0) > 0.0)
+            hwp_emit_int(key[lv], 1);
+        else
+            hwp_absent(key[lv], "the memory probes found no such level");
     hwp_emit_int("locality_domains", 1);
     hwp_emit_dec("locality_ratio", 1.0);
 }
@@ -736,8 +760,12 @@ int main(int argc, char **argv)
         hwp_skip("too busy: the pairs did not settle within the budget");
     if ((n = shared_cpus(L2)) > 0)
         hwp_emit_int("l2_shared_cpus", n);
+    else
+        hwp_absent("l2_shared_cpus", why_not[L2]);
     if ((n = shared_cpus(L3)) > 0)
         hwp_emit_int("l3_shared_cpus", n);
+    else
+        hwp_absent("l3_shared_cpus", why_not[L3]);
     emit_locality();
     release();
     return hwp_finish();
