@@ -570,6 +570,7 @@ static size_t level_cliques(enum level lv, int *label)
         return 0;
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
+    why_not[lv] = "a reading was not a positive number";
     return hwp_cliques(s, (size_t)ncpus, rel, label);
 }
 
