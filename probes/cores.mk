@@ -1,12 +1,13 @@
-### cores, bandwidth, scheduler, instruction-cache and cache-sharing probes (fragment of
-### Makefile.am).  The threaded probes need the thread flag configure found.
+### cores, bandwidth, scheduler, instruction-cache, unified-cache and locality
+### probes (fragment of Makefile.am).  The threaded probes need the thread flag configure found.
 probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
 	probes/lib/contexts.c probes/lib/team.h probes/lib/code.h \
-	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c
+	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c \
+	probes/lib/locality.h probes/lib/locality.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
-	probes/icache.c probes/unified.c probes/shared.c
+	probes/icache.c probes/unified.c probes/locality.c
 probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \
-	probes/unified probes/shared
+	probes/unified probes/locality
 macro_sources += m4/src/hw_cores.m4
 
 probes_cores_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
@@ -17,8 +18,8 @@ probes_sched_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_sched_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 probes_icache_LDADD = $(probe_ldadd)
 probes_unified_LDADD = $(probe_ldadd)
-probes_shared_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
-probes_shared_LDADD = $(probe_ldadd) $(HW_PTHREAD)
+probes_locality_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
+probes_locality_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 
 # The analysis of the threaded probes, on recorded data.
 check_PROGRAMS += tests/test-cores
@@ -31,9 +32,14 @@ tests_test_contention_SOURCES = tests/test-contention.c
 tests_test_contention_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_contention_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-contention
+check_PROGRAMS += tests/test-locality
+tests_test_locality_SOURCES = tests/test-locality.c
+tests_test_locality_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_locality_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/test-locality
 
 cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
 	tests/icache.test tests/unified.test \
-	tests/shared.test
+	tests/locality.test
 TESTS += $(cores_tests)
 EXTRA_DIST += $(cores_tests)

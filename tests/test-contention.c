@@ -103,9 +103,11 @@ static void test_synthetic(void)
     check(hwp_contended(r, p, 0, 1) == -1, "no footprints: cannot tell");
 }
 
-/* The sharing test (probes/shared.c): one thread's time over f while a
- * thread on another CPU runs its own f, over its time alone; and its
- * doubling penalty alone.  f = 0.5, 0.7, 1.0, 1.4 times the level. */
+/* The sharing test of the retired probes/shared.c (cache sharing is now
+ * probes/locality's, by bandwidth), kept as data for the verdict: one
+ * thread's time over f while a thread on another CPU runs its own f,
+ * over its time alone; and its doubling penalty alone.  f = 0.5, 0.7,
+ * 1.0, 1.4 times the level. */
 static void test_sharing(void)
 {
     /* Recorded: the reference VM's private 2 MiB L2s, two runs. */

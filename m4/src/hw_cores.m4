@@ -30,15 +30,15 @@ AC_SUBST([HW_PTHREAD])
 # HW_PROBE_CORES
 # --------------
 # The family: execution contexts, memory bandwidth, the scheduler's slice,
-# the instruction cache, which cache levels are unified and which CPUs
-# share them.
+# the instruction cache, which cache levels are unified, which CPUs share
+# them and NUMA-like locality.
 AC_DEFUN([HW_PROBE_CORES],
 [HW_PROBE_CONTEXTS
 HW_PROBE_BANDWIDTH
 HW_PROBE_SCHED
 HW_PROBE_ICACHE
 HW_PROBE_UNIFIED
-HW_PROBE_SHARED
+HW_PROBE_LOCALITY
 ])
 
 # HW_PROBE_CONTEXTS
@@ -133,18 +133,35 @@ _HW_VALUE([l]_hw_l[_unified], [int], [0], [1], [none], [caches],
 _HW_RUN([unified], [l2_unified l3_unified], [1])
 ])
 
-# HW_PROBE_SHARED
-# ---------------
-# How many usable CPUs share the L2 with the first one: a thread there
-# slows down when another CPU's thread fills a cache they share (the
-# contention test, as for unified levels).  Undefined when the test cannot
-# judge (a neighbour's load on a shared machine, more than 16 CPUs).  The
-# probe can test the L3 too (l3_shared_cpus, llc_domains), but on the
-# reference VM that answer did not repeat, so configure asks for the L2.
-AC_DEFUN([HW_PROBE_SHARED],
+# HW_PROBE_LOCALITY
+# -----------------
+# Which usable CPUs share the L2 and the L3 with the first one, and how
+# many NUMA-like domains they form, from producer/consumer bandwidth
+# (BlackjackBench 3.1.4): a thread on the first CPU writes a footprint
+# sized for the level, a thread on another CPU reads it, and the reader's
+# bandwidth, compared with the first CPU reading its own writes and
+# reading memory, says whether the two share the level.  CPUs are grouped
+# by QT clustering.  At a footprint far beyond the last level, the same
+# experiment groups CPUs by how fast they read memory the first CPU (or
+# the leader of a later group) placed: the domains, and the locality
+# ratio, the slowest bandwidth between domains over the fastest within
+# one (1.00 for one domain).  Needs the effective sizes the memory family
+# exports; a level without one, or that reads less than 1.5 times as fast
+# as memory, stays undefined, as does everything on more than 64 CPUs or
+# when the machine is too busy for three rounds of the pairs within twice
+# the budget.  Uses about 128 MiB (four times the last level, at most
+# 512 MiB); 0.1-0.5 s on the 2-vCPU reference VM.
+AC_DEFUN([HW_PROBE_LOCALITY],
 [AC_REQUIRE([HW_PROBE_CLOCK])dnl
 AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
-_HW_VALUE([l2_shared_cpus], [int], [1], [1024], [none], [caches],
-  [usable CPUs sharing one L2 (the first CPU and those it shares with)])dnl
-_HW_RUN([shared], [l2_shared_cpus], [1], [max_level=2], [$HW_PTHREAD])
+m4_foreach([_hw_l], [[2], [3]], [dnl
+_HW_VALUE([l]_hw_l[_shared_cpus], [int], [1], [1024], [none], [caches],
+  [usable CPUs sharing one L]_hw_l[ (the first CPU and those reading its writes at L]_hw_l[ speed)])dnl
+])dnl
+_HW_VALUE([locality_domains], [int], [1], [1024], [none], [cores],
+  [NUMA-like domains: groups of usable CPUs that read memory placed by one another at one speed])dnl
+_HW_VALUE([locality_ratio], [dec], [0.01], [1], [none], [cores],
+  [memory bandwidth between domains over within one, slowest pair over fastest (1 = uniform)])dnl
+_HW_RUN([locality], [l2_shared_cpus l3_shared_cpus locality_domains
+  locality_ratio], [1], [], [$HW_PTHREAD])
 ])

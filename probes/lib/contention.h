@@ -1,12 +1,11 @@
 /* contention.h - do two footprints compete for one cache?  The pure
- * analysis of the unified-cache test (Sandoval 3.3) and of the cache-
- * sharing test (the question of BlackjackBench 3.1.4).
+ * analysis of the unified-cache test (Sandoval 3.3).
  *
  * Two footprints of f bytes each, f about a level's effective size, run
- * interleaved (instructions and data, one thread) or at once (data, two
- * CPUs).  If the level holds both, together they are one footprint of 2f
- * and slow down as much as one footprint slows from f to 2f: the doubling
- * penalty, measured alone.  If each has its own cache they do not slow
+ * interleaved (instructions and data, one thread).  If the level holds
+ * both, together they are one footprint of 2f and slow down as much as
+ * one footprint slows from f to 2f: the doubling penalty, measured
+ * alone.  If each has its own cache they do not slow
  * down at all.  Comparing the slowdown with the penalty, rather than with
  * a fixed threshold, is Sandoval's answer to miss penalties that differ
  * from level to level and machine to machine.

@@ -1,0 +1,82 @@
+/* locality.h - which CPUs are near each other, from producer/consumer
+ * bandwidths (BlackjackBench 3.1.4), grouped by QT clustering (4.2.3).
+ *
+ * The experiment (probes/locality.c): a producer on CPU i writes f bytes,
+ * then a consumer on CPU j reads them, and the consumer's bandwidth is
+ * kept.  With f sized for one cache level, the consumer reads at its own
+ * cache's speed when i and j share that level, and at the speed of
+ * whatever lies beyond it when they do not.  With f far beyond every
+ * cache, the bandwidth says how near the memory that i placed is to j:
+ * NUMA-like domains.  Pure functions: matrices in, numbers out, unit-
+ * tested on synthetic matrices in tests/test-locality.c.
+ *
+ * A matrix is n x n, row-major: bw[i * n + j] is the bandwidth of a
+ * consumer on CPU j reading what CPU i produced; bw[i * n + i] is CPU i
+ * alone.  Not every pair need be measured (a probe on many CPUs samples
+ * them): NaN marks a pair that was not.
+ */
+#ifndef HWPROBE_LOCALITY_H
+#define HWPROBE_LOCALITY_H
+
+#include <stddef.h>
+
+/* Most CPUs a matrix may have: the clustering is O(n^4) at worst, and a
+ * probe could not measure more pairs within its budget anyway. */
+#define HWP_CLIQUE_MAX 64
+
+/* A cache level can be judged only when a CPU reads its own data at
+ * least this much faster from the level than from memory: below it the
+ * footprint did not stay in the level, and every pair would look alike. */
+#define HWP_MIN_CONTRAST 1.5
+
+/* At the memory footprint there is no faster reference to measure a
+ * distance against, so the diameter is the paper's fixed 25%: remote
+ * memory on NUMA machines costs a single thread 1.3 to 2 times local. */
+#define HWP_MEMORY_DIAMETER 0.25
+
+/* The QT diameter for a cache level: half the distance, in log bandwidth,
+ * from a CPU reading its own data out of the level (self) to the same CPU
+ * reading from memory (mem), as a relative width: sqrt(self / mem) - 1.
+ * A pair within it of the CPU alone is nearer its own cache than memory.
+ * Scaling with the contrast, rather than fixed, lets one rule judge an
+ * L2 five times faster than memory and an L3 only twice as fast.
+ * Returns -1 when self / mem is below HWP_MIN_CONTRAST or either is not
+ * positive and finite: the level cannot be judged. */
+double hwp_level_diameter(double self, double mem);
+
+/* The best readings of a matrix.  Noise only ever slows a reader, and a
+ * reader slowed by its own CPU's load (a busy hardware thread beside it,
+ * a hypervisor's neighbour) slows only the direction it reads in, so
+ * out[i * n + j] and out[j * n + i] both receive the larger of
+ * bw[i * n + j] and bw[j * n + i] (NaN only when neither was measured).
+ * And no CPU reads slower from its own cache than another reads what it
+ * wrote, so out[i * n + i] is the largest of bw[i * n + i] and the
+ * pairs of CPU i (NaN when none was measured).  out may alias bw. */
+void hwp_symmetrize(const double *bw, size_t n, double *out);
+
+/* QT clustering of CPUs into cliques.  A set of CPUs is admissible when
+ * each member after the first is linked to another by a measured value
+ * and all measured values among the members, their own (diagonal)
+ * included, lie within rel of the smallest: max <= min * (1 + rel).
+ * From every CPU not yet placed, grow a set by adding the CPU that keeps
+ * the set's spread smallest (the lowest on a tie) while it stays
+ * admissible; take the largest set (the one grown from the lowest CPU on
+ * a tie), and repeat on the CPUs left.  A CPU that nothing links to is a
+ * clique of its own.  label[i] receives the clique of CPU i, numbered from
+ * 0 in order of their lowest CPU.  Returns the number of cliques; 0 when
+ * n is 0 or above HWP_CLIQUE_MAX, rel is negative, a measured value is
+ * not positive and finite, or out of memory. */
+size_t hwp_cliques(const double *bw, size_t n, double rel, int *label);
+
+/* How many CPUs are in the same clique as CPU 0 (counting it). */
+int hwp_clique_size(const int *label, size_t n);
+
+/* The locality ratio at the memory footprint: the slowest measured pair
+ * between two cliques over the fastest measured value within one (the
+ * diagonal included: a CPU reading its own memory is local).  1 when
+ * there is a single clique: differences within the clustering's diameter
+ * are noise, not asymmetry.  NaN when no pair between cliques, or none
+ * within, was measured. */
+double hwp_locality_ratio(const double *bw, size_t n, const int *label);
+
+#endif

@@ -1,0 +1,773 @@
+/* locality.c - which usable CPUs share the L2 and the L3 with the first
+ * one, and how many NUMA-like domains they form: producer/consumer
+ * bandwidth between pairs of CPUs (BlackjackBench 3.1.4), grouped into
+ * cliques by QT clustering (BlackjackBench 4.2.3; lib/locality.h).
+ *
+ * A producer thread on CPU i writes f bytes; then a consumer thread on
+ * CPU j reads them, and the consumer's bandwidth is what counts.  With f
+ * sized for a level (half its effective size, so that it fits, and at
+ * least four times the level below), and the producer's caches below
+ * the level scrubbed after it writes, a consumer sharing the level with
+ * the producer reads at the speed of its own cache; one that does not
+ * reads from further away.  Two references, measured the same way, place every pair: i == j (the
+ * CPU reads its own cache) and memory.  At the memory footprint the
+ * producer's part is only to place the pages (first touch, as the paper
+ * does), and the consumer reads the next window of a buffer four times
+ * the last level each time, so what it reads has been evicted since it
+ * last read it; there the bandwidth says how near the memory is.
+ *
+ * The consumer reads pages in a random order and the lines of a page in
+ * order: within a page the hardware streams, but no prefetcher runs
+ * ahead into the next page, so the time says where the data was.  On the
+ * reference VM this makes its L3 read 2.2 times as fast as memory, where
+ * a plain stream sees only 1.5.
+ *
+ * Noise only ever slows a reader, so every judgement leans on the best
+ * readings: each point keeps its minimum over at least three sweeps; a
+ * pass the reader started late (its CPU busy elsewhere while the data
+ * waited) is not timed; a pair found apart is timed again, and in the
+ * other direction, since a reader slowed by its own CPU (on the
+ * reference VM a vCPU sometimes runs at 60% for half a second) slows
+ * only the direction it reads in; and memory's reference is the fastest
+ * reading of it.
+ *
+ * Pairs: the first CPU produces for every other (at most 63 others: the
+ * clustering's bound, and about what a 1 s budget can pair), which
+ * answers l2_shared_cpus and l3_shared_cpus.  For the domains, the
+ * memory footprint only: the lowest CPU not in a clique with the first
+ * leads the next stage and produces for every CPU not yet placed (and
+ * for the earlier leaders: the other direction), and so on, the paper's
+ * search from large cliques down, one leader at a time, rather than all
+ * n^2 pairs.  A domain count needs every CPU placed; when the budget
+ * runs out first it is left out.
+ *
+ * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those that
+ * share the level with it; a level whose size is missing, that reads
+ * less than 1.5 times as fast as memory, or whose footprint is not on
+ * its plateau, is left out), locality_domains (cliques at the memory
+ * footprint) and locality_ratio (the slowest pair between domains over
+ * the fastest within one; 1 for one domain).  Exit 77 when the machine
+ * is too busy for three sweeps within twice the budget.
+ * Inputs: l1d_, l2_, l3_ and llc_effective_bytes. */
+#include "lib/chain.h"
+#include "lib/cpus.h"
+#include "lib/hwprobe.h"
+#include "lib/locality.h"
+#include "lib/team.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MIB ((size_t)1 << 20)
+/* The cache footprints are written and read on every repetition: beyond
+ * this, a pass costs more than the budget can pay for every CPU. */
+#define MAX_FOOTPRINT (32 * MIB)
+/* The memory buffer: four times the last level, and at least 128 MiB,
+ * where the reference VM's bandwidth stops falling (at 64 MiB it still
+ * reads 30% faster: its host's cache is larger than it measures). */
+#define MEMORY_MIN (128 * MIB)
+#define MEMORY_MAX (512 * MIB)
+/* What a reader reads of it per pass: 0.4 ms here, four times the
+ * shortest measurement the library trusts, and a small part of the
+ * buffer. */
+#define WINDOW (4 * MIB)
+/* Buffers start on a 2 MiB boundary, where the OS can back them with
+ * huge pages: 128 MiB faulted in 4 KiB pages costs this VM 0.3 s. */
+#define HUGE_ALIGN (2 * MIB)
+/* A point is stable after PATIENCE rounds without a better time; on two
+ * CPUs MAX_ROUNDS rounds take about 0.1 s. */
+#define PATIENCE 4
+#define MAX_ROUNDS 20
+/* A reader starting later than this after the producer finished (20 us
+ * is usual here, 4 ms when its CPU was busy) does not count; nor do more
+ * than MAX_LATE such passes per pass asked for. */
+#define MAX_GAP 100e-6
+#define MAX_LATE 8
+/* Half a level's footprint may read this much faster than all of it. */
+#define PLATEAU 1.3
+/* A minimum counts only when every point was timed this often: once, a
+ * neighbour's burst decides; three times, it has to last three rounds. */
+#define MIN_ROUNDS 3
+
+/* The levels, and half of each cache level's footprint (its plateau
+ * check, only ever the first CPU alone). */
+enum level { L2, L3, MEM, L2_HALF, L3_HALF, NLEVELS };
+static const char *const level_name[NLEVELS] = {"L2", "L3", "memory",
+                                                "L2/2", "L3/2"};
+#define HALF(lv) ((enum level)((lv) + L2_HALF))
+
+static int cpus[HWP_MAX_CPUS], ncpus;
+static size_t page;
+/* Bytes a consumer reads per pass at each level; 0: not tested. */
+static size_t footprint[NLEVELS];
+/* The page order of a pass at each level. */
+static size_t *order[NLEVELS];
+/* Why a level's count is withheld, for hwp_absent. */
+static const char *why_not[NLEVELS];
+/* MB/s, bw[level][producer * ncpus + consumer], NaN where not measured. */
+static double bw[NLEVELS][HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
+
+/* The producer's buffer at the cache levels, and the memory footprint's
+ * buffer, placed by the current stage's leader. */
+static char *cache_buf;
+static size_t cache_bytes;
+static struct {
+    char *base;
+    size_t bytes, at; /* at: the next window's first page */
+} memory;
+
+static volatile uint64_t v_seed;
+
+/* ---- the producer and the consumer -------------------------------- */
+
+/* Write the level's footprint, all of it, a new value each time. */
+static void produce(enum level lv, uint64_t v)
+{
+    uint64_t *p = (uint64_t *)cache_buf;
+    size_t i, n = footprint[lv] / sizeof *p;
+    for (i = 0; i < n; i++)
+        p[i] = v;
+}
+
+/* The scrub: after writing, the producer reads a buffer four times the
+ * level below's effective size, which pushes what it wrote out of the
+ * levels below, so that the reader, itself or another CPU, finds it in
+ * the level under test or further out.  Without it the CPU alone read
+ * part of an L3 footprint from its own L2 and a pair read that part from
+ * the producer's L2, slower than from the L3: a pair sharing the L3 read
+ * 21 GB/s against 50 alone at 2 MiB, and looked apart.  With it, 22-25
+ * against 24-30. */
+static char *scrub_buf;
+static size_t scrub_bytes[NLEVELS], scrub_size;
+
+static void scrub(enum level lv)
+{
+    const uint64_t *p = (const uint64_t *)scrub_buf;
+    size_t i, n = scrub_bytes[lv] / sizeof *p;
+    uint64_t a = 0;
+    for (i = 0; i < n; i += 8)
+        a += p[i];
+    hwp_sink += a;
+}
+
+/* Read the pages base + order[0..n-1] * page, lines in order. */
+static void consume(const char *base, const size_t *pages, size_t n)
+{
+    uint64_t a = 0, b = 0, c = 0, d = 0;
+    size_t k, i, words = page / sizeof(uint64_t);
+    for (k = 0; k < n; k++) {
+        const uint64_t *p = (const uint64_t *)(base + pages[k] * page);
+        for (i = 0; i < words; i += 4) {
+            a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
+        }
+    }
+    hwp_sink += a + b + c + d;
+}
+
+/* One consumer pass at a level; seconds. */
+static double consume_pass(enum level lv)
+{
+    size_t n = footprint[lv] / page;
+    const char *base = cache_buf;
+    double t0;
+    if (lv == MEM) {
+        base = memory.base + memory.at * page;
+        memory.at = (memory.at + n) % (memory.bytes / page);
+    }
+    t0 = hwp_now();
+    consume(base, order[lv], n);
+    return hwp_now() - t0;
+}
+
+/* ---- one point: a producer, a consumer, reps passes ---------------- */
+
+struct run {
+    enum level level;
+    long reps, counted, late; /* passes asked for, timed, and late */
+    double seconds;  /* the consumer's, summed over the timed passes */
+    double produced; /* when the producer finished writing */
+    int turn;        /* 0: the producer's, 1: the consumer's */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+};
+
+/* The producer sleeps while the consumer reads, so that it takes
+ * nothing from it (a spinning SMT sibling would take half the core). */
+static void wait_turn(struct run *r, int me)
+{
+    pthread_mutex_lock(&r->lock);
+    while (r->turn != me)
+        pthread_cond_wait(&r->cond, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* The consumer spins while the producer writes, so that it starts
+ * reading at once (waking it costs 20 us here), on a CPU not put to
+ * sleep in the meantime. */
+static void spin_turn(struct run *r, int me)
+{
+    int turn;
+    do {
+        pthread_mutex_lock(&r->lock);
+        turn = r->turn;
+        pthread_mutex_unlock(&r->lock);
+    } while (turn != me);
+}
+
+static void pass_turn(struct run *r, int to)
+{
+    pthread_mutex_lock(&r->lock);
+    r->turn = to;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* Rank 0 produces, rank 1 consumes, in turns, until reps passes are
+ * timed.  A pass whose reader started late, its CPU busy with another
+ * program while the data waited (4 ms at a time under load here), is not
+ * timed: in that while a neighbour can push the data out of the cache,
+ * and the pair would look farther apart than it is.  After MAX_LATE of
+ * them per pass asked for, late passes are timed too. */
+static void pair_work(void *arg, int rank)
+{
+    struct run *r = arg;
+    for (;;) {
+        if (rank == 0) {
+            wait_turn(r, 0);
+            if (r->counted >= r->reps)
+                return;
+            produce(r->level, v_seed + (uint64_t)r->counted);
+            scrub(r->level);
+            r->produced = hwp_now();
+        } else {
+            if (r->counted >= r->reps)
+                return;
+            spin_turn(r, 1);
+            if (hwp_now() - r->produced <= MAX_GAP
+                || ++r->late > MAX_LATE * r->reps) {
+                r->seconds += consume_pass(r->level);
+                r->counted++;
+            }
+        }
+        pass_turn(r, !rank);
+    }
+}
+
+/* One CPU: it produces and consumes itself, or at the memory footprint,
+ * whose pages were placed beforehand, only consumes. */
+static void alone_work(void *arg, int rank)
+{
+    struct run *r = arg;
+    long k;
+    (void)rank;
+    for (k = 0; k < r->reps; k++) {
+        if (r->level != MEM) {
+            produce(r->level, v_seed + (uint64_t)k);
+            scrub(r->level);
+        }
+        r->seconds += consume_pass(r->level);
+    }
+}
+
+struct point {
+    enum level level;
+    int producer, consumer; /* indices into cpus[] */
+};
+static struct point points[NLEVELS * 2 * HWP_CLIQUE_MAX];
+
+/* hwp_kernel for every point: the consumer's seconds over reps passes. */
+static double run_point(void *ctx, long reps)
+{
+    static struct hwp_team team;
+    const struct point *pt = ctx;
+    struct run r;
+    int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
+    where[0] = cpus[two ? pt->producer : pt->consumer];
+    where[1] = cpus[pt->consumer];
+    r.level = pt->level;
+    r.reps = reps;
+    r.counted = r.late = 0;
+    r.seconds = r.produced = 0.0;
+    r.turn = 0;
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.cond, NULL);
+    if (hwp_team_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
+                     &r) != 0)
+        hwp_skip("cannot create threads");
+    pthread_cond_destroy(&r.cond);
+    pthread_mutex_destroy(&r.lock);
+    return r.seconds;
+}
+
+static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
+{
+    (void)ctx;
+    *kctx = &points[i];
+    return run_point;
+}
+
+/* ---- buffers ------------------------------------------------------- */
+
+struct placement {
+    char *base;
+    size_t bytes;
+};
+
+static void place_work(void *arg, int rank)
+{
+    struct placement *p = arg;
+    (void)rank;
+    p->base = hwc_alloc(p->bytes, HUGE_ALIGN, 1);
+}
+
+/* bytes of memory first touched by CPU cpu, so that on a NUMA machine
+ * its pages live in that CPU's node (the paper's first-touch policy). */
+static char *place(size_t bytes, int cpu)
+{
+    static struct hwp_team team;
+    struct placement p;
+    double t0 = hwp_now();
+    p.base = NULL;
+    p.bytes = bytes;
+    if (hwp_team_run(&team, 1, &cpu, place_work, &p) != 0 || p.base == NULL)
+        hwp_skip("cannot create threads");
+    hwp_log("%zu MiB placed by CPU %d in %.3f s", bytes >> 20, cpu,
+            hwp_now() - t0);
+    return p.base;
+}
+
+static size_t *page_order(size_t bytes, uint64_t seed)
+{
+    size_t n = bytes / page, *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(v, n, &seed);
+    return v;
+}
+
+/* Half the level, so that it and the scrub (as large as four times the
+ * level below, no larger than the footprint) fit in it together; at
+ * least four times the level below, since effective sizes are
+ * conservative (this VM's 2 MiB L2 measures 0.5 to 0.75 MiB).  0 when
+ * the level is missing or too close to the one below to be told apart,
+ * with the reason in why_not[lv]. */
+static size_t level_footprint(enum level lv, double size, double below)
+{
+    double f = size / 2.0;
+    if (!(size > 0.0)) {
+        why_not[lv] = "the memory probes found no such level";
+        return 0;
+    }
+    if (f > (double)MAX_FOOTPRINT)
+        f = (double)MAX_FOOTPRINT;
+    if (f < 4.0 * below || f < (double)page) {
+        why_not[lv] = "its effective size is under eight times the level "
+                      "below's: no footprint fits it and not that level";
+        return 0;
+    }
+    return (size_t)(f / (double)page) * page;
+}
+
+static void choose_footprints(void)
+{
+    double l1 = hwp_input("l1d_effective_bytes", 0.0);
+    double l2 = hwp_input("l2_effective_bytes", 0.0);
+    double l3 = hwp_input("l3_effective_bytes", 0.0);
+    double llc = hwp_input("llc_effective_bytes", l3 > l2 ? l3 : l2);
+    double m = 4.0 * llc;
+    footprint[L2] = level_footprint(L2, l2, l1);
+    footprint[L3] = level_footprint(L3, l3, l2);
+    footprint[MEM] = WINDOW;
+    scrub_bytes[L2] = scrub_bytes[L2_HALF] = (size_t)(4.0 * l1);
+    scrub_bytes[L3] = scrub_bytes[L3_HALF] = (size_t)(4.0 * l2);
+    footprint[L2_HALF] = footprint[L2] / 2 / page * page;
+    footprint[L3_HALF] = footprint[L3] / 2 / page * page;
+    if (m < (double)MEMORY_MIN)
+        m = (double)MEMORY_MIN;
+    if (m > (double)MEMORY_MAX)
+        m = (double)MEMORY_MAX;
+    memory.bytes = (size_t)(m / (double)WINDOW) * WINDOW;
+    hwp_log("footprints: L2 %zu KiB, L3 %zu KiB, memory %zu KiB windows "
+            "of %zu MiB", footprint[L2] >> 10, footprint[L3] >> 10,
+            footprint[MEM] >> 10, memory.bytes >> 20);
+}
+
+/* ---- stages -------------------------------------------------------- */
+
+static double *cell(enum level lv, int producer, int consumer)
+{
+    return &bw[lv][producer * ncpus + consumer];
+}
+
+/* File a sweep's best times as MB/s, keeping a point's better time
+ * when it was measured before. */
+static void file_results(const double *best, size_t npoints)
+{
+    size_t i;
+    for (i = 0; i < npoints; i++) {
+        const struct point *pt = &points[i];
+        double mbps = (double)footprint[pt->level] / best[i] / 1e6;
+        double *c = cell(pt->level, pt->producer, pt->consumer);
+        if (isnan(*c) || mbps > *c)
+            *c = mbps;
+    }
+}
+
+/* Log and dump the points' bandwidths, by producer. */
+static void report(size_t npoints)
+{
+    char text[96];
+    size_t i;
+    for (i = 0; i < npoints; i++) {
+        const struct point *pt = &points[i];
+        double mbps = *cell(pt->level, pt->producer, pt->consumer);
+        if (i == 0 || pt->level != pt[-1].level
+            || pt->producer != pt[-1].producer) {
+            snprintf(text, sizeof text,
+                     "%s, %zu bytes, producer CPU %d: consumer CPU, MB/s",
+                     level_name[pt->level], footprint[pt->level],
+                     cpus[pt->producer]);
+            hwp_dump_comment(text);
+        }
+        hwp_dump((double)cpus[pt->consumer], mbps);
+        hwp_log("%s: CPU %d -> CPU %d: %.0f MB/s", level_name[pt->level],
+                cpus[pt->producer], cpus[pt->consumer], mbps);
+    }
+}
+
+/* Time points[0..npoints-1] together, sweep then repeat, so that a burst
+ * of a neighbour's load spoils one trial of many pairs, not one pair.
+ * On a loaded machine the budget may end within the first round (every
+ * handoff between the threads waits for a busy CPU); the rounds that a
+ * minimum needs are then run anyway, up to twice the budget (configure's
+ * watchdog allows three times).  Returns 0 when even that was not
+ * enough. */
+static int measure(size_t npoints)
+{
+    double *best = malloc(npoints * sizeof *best);
+    double limit = 2.0 * (hwp_elapsed() + hwp_budget_left());
+    int rounds;
+    if (best == NULL)
+        hwp_skip("out of memory");
+    rounds = hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, MAX_ROUNDS);
+    file_results(best, npoints);
+    for (; rounds < MIN_ROUNDS && hwp_elapsed() < limit; rounds++) {
+        (void)hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, 1);
+        file_results(best, npoints);
+    }
+    hwp_log("%zu points, %d rounds", npoints, rounds);
+    report(npoints);
+    free(best);
+    return rounds >= MIN_ROUNDS;
+}
+
+static size_t add_point(size_t n, enum level lv, int producer, int consumer)
+{
+    points[n].level = lv;
+    points[n].producer = producer;
+    points[n].consumer = consumer;
+    return n + 1;
+}
+
+/* Points of one level: the producer alone, then it producing for each
+ * of the others, and with both, each of them producing for it. */
+static size_t add_level(size_t n, enum level lv, int producer,
+                        const int *others, int nothers, int both)
+{
+    int k;
+    n = add_point(n, lv, producer, producer);
+    for (k = 0; k < nothers; k++)
+        n = add_point(n, lv, producer, others[k]);
+    for (k = 0; k < nothers && both; k++)
+        n = add_point(n, lv, others[k], producer);
+    return n;
+}
+
+/* The leader places the memory footprint's pages; returns whether the
+ * sweep settled. */
+static int stage(int leader, size_t npoints)
+{
+    if (memory.base != NULL)
+        hwc_free(memory.base, memory.bytes);
+    memory.base = place(memory.bytes, cpus[leader]);
+    memory.at = 0;
+    return measure(npoints);
+}
+
+/* The first stage: the first CPU produces for every other, at every
+ * level tested, and for itself at half of each cache level. */
+static int first_stage(const int *others, int nothers)
+{
+    size_t n = 0;
+    int lv;
+    for (lv = 0; lv <= MEM; lv++)
+        if (footprint[lv] > 0)
+            n = add_level(n, (enum level)lv, 0, others, nothers, 0);
+    for (lv = L2_HALF; lv < NLEVELS; lv++)
+        if (footprint[lv] > 0)
+            n = add_point(n, (enum level)lv, 0, 0);
+    return stage(0, n);
+}
+
+/* ---- analysis ------------------------------------------------------ */
+
+/* A level's matrix with each pair's better direction (lib/locality.h). */
+static const double *symmetric(enum level lv)
+{
+    static double s[HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
+    hwp_symmetrize(bw[lv], (size_t)ncpus, s);
+    return s;
+}
+
+/* Noise only ever slows a reader, so it can make two CPUs look farther
+ * apart than they are, never nearer: the pairs of producer's row found
+ * apart at a level are timed again, in a sweep of their own, and the
+ * better time counts.  At a cache level the other direction is timed
+ * too, for a reader slowed by its own CPU (lib/locality.h); at memory
+ * that is the next stage's work, which needs pages the other placed.
+ * Returns 0 when no pair was apart. */
+static int confirm(enum level lv, int producer, const int *label)
+{
+    int apart[HWP_CLIQUE_MAX], n = 0, j;
+    for (j = 0; j < ncpus; j++)
+        if (label[j] != label[producer] && !isnan(*cell(lv, producer, j)))
+            apart[n++] = j;
+    if (n == 0)
+        return 0;
+    hwp_log("%s: %d CPUs apart from CPU %d, timed again", level_name[lv], n,
+            cpus[producer]);
+    measure(add_level(0, lv, producer, apart, n, lv != MEM));
+    return 1;
+}
+
+/* Memory's bandwidth for the first CPU: the fastest reading of what it
+ * placed, by itself or another CPU, since a slow one may be a busy CPU
+ * and, at a cache level, would make every pair look near. */
+static double memory_reference(void)
+{
+    double best = 0.0;
+    int j;
+    for (j = 0; j < ncpus; j++)
+        if (*cell(MEM, 0, j) > best)
+            best = *cell(MEM, 0, j);
+    return best;
+}
+
+/* The cliques of level lv, with the diameter that the first CPU's own
+ * bandwidth (its best reading, lib/locality.h) and memory's give; 0 when
+ * the level cannot be judged. */
+static size_t level_cliques(enum level lv, int *label)
+{
+    const double *s = symmetric(lv);
+    double self = s[0], mem = memory_reference();
+    double rel = hwp_level_diameter(self, mem);
+    if (rel < 0.0) {
+        hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
+                self, mem);
+        why_not[lv] = "it read less than 1.5 times as fast as memory (a "
+                      "neighbour's load?): too close to judge";
+        return 0;
+    }
+    hwp_log("%s: diameter %.2f", level_name[lv], rel);
+    why_not[lv] = "a reading was not a positive number";
+    return hwp_cliques(s, (size_t)ncpus, rel, label);
+}
+
+/* Whether the first CPU alone reads the level's footprint about as fast
+ * as half of it: the footprint is on the level's plateau, out of reach of
+ * the level below.  The memory probes' sizes are effective ones, where
+ * latency starts to rise; on the reference VM they have called its 2 MiB
+ * L2 0.5 MiB, and then the scrub (2 MiB) leaves part of a footprint in
+ * the L2.  There, half the footprint reads 1.4 times as fast; on the
+ * L3's plateau, at most 1.2. */
+static int on_plateau(enum level lv)
+{
+    double self = *cell(lv, 0, 0), half = *cell(HALF(lv), 0, 0);
+    if (half <= PLATEAU * self)
+        return 1;
+    hwp_log("%s: %.0f MB/s alone, %.0f at half the footprint",
+            level_name[lv], self, half);
+    why_not[lv] = "its footprint is not on the level's plateau (half of it "
+                  "read much faster): the effective sizes put it too near "
+                  "the level below";
+    return 0;
+}
+
+/* CPUs sharing level lv with the first one (counting it); 0 when the
+ * level is not tested or cannot be judged. */
+static int shared_cpus(enum level lv)
+{
+    int label[HWP_CLIQUE_MAX];
+    if (footprint[lv] == 0 || !on_plateau(lv) || level_cliques(lv, label) == 0)
+        return 0;
+    if (confirm(lv, 0, label) && level_cliques(lv, label) == 0)
+        return 0;
+    hwp_log("%s: %d CPUs share it", level_name[lv],
+            hwp_clique_size(label, (size_t)ncpus));
+    return hwp_clique_size(label, (size_t)ncpus);
+}
+
+/* The lowest CPU in no clique with a leader, or -1; the others not in
+ * one go to rest[] (*nrest of them), and the leaders after them. */
+static int next_leader(const int *label, const char *leader, int *rest,
+                       int *nrest)
+{
+    int j, l, first = -1;
+    *nrest = 0;
+    for (j = 0; j < ncpus; j++) {
+        int placed = 0;
+        for (l = 0; l < ncpus && !placed; l++)
+            placed = leader[l] && label[l] == label[j];
+        if (placed)
+            continue;
+        if (first < 0)
+            first = j;
+        else
+            rest[(*nrest)++] = j;
+    }
+    for (l = 0; l < ncpus && first >= 0; l++)
+        if (leader[l])
+            rest[(*nrest)++] = l;
+    return first;
+}
+
+/* Cliques at the memory footprint, measuring a stage for each leader
+ * until every CPU is in a clique with one; 0 when the budget runs out
+ * first.  A leader's stage also has the earlier leaders read what it
+ * placed, the other direction of their pairs.  The CPUs the last leader
+ * found apart are confirmed before one of them leads a stage. */
+static size_t domains(int *label)
+{
+    char leader[HWP_CLIQUE_MAX] = {1};
+    int rest[HWP_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
+    size_t nc;
+    for (;;) {
+        nc = hwp_cliques(symmetric(MEM), (size_t)ncpus, HWP_MEMORY_DIAMETER,
+                         label);
+        if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
+            return nc;
+        if (!confirmed) {
+            confirmed = 1;
+            if (confirm(MEM, last, label))
+                continue;
+        }
+        if (hwp_budget_left() <= 0.0) {
+            hwp_log("memory: out of budget before CPU %d", cpus[next]);
+            return 0;
+        }
+        leader[next] = 1;
+        if (!stage(next, add_level(0, MEM, next, rest, nrest, 0)))
+            return 0;
+        last = next;
+        confirmed = 0;
+    }
+}
+
+static void emit_locality(void)
+{
+    int label[HWP_CLIQUE_MAX];
+    size_t nc = domains(label);
+    double ratio;
+    if (nc == 0) {
+        hwp_absent("locality_domains", "the budget ran out before every "
+                   "CPU was in a domain");
+        hwp_absent("locality_ratio", "no domains");
+        return;
+    }
+    hwp_emit_int("locality_domains", (long long)nc);
+    ratio = hwp_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
+    hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
+    /* Two places: the third would be noise. */
+    if (ratio > 0.0 && ratio <= 1.0)
+        hwp_emit_dec("locality_ratio", floor(ratio * 100.0 + 0.5) / 100.0);
+    else
+        hwp_absent("locality_ratio", "no pair between domains was measured");
+}
+
+/* Nothing measured yet. */
+static void clear(void)
+{
+    size_t lv, i;
+    for (lv = 0; lv < NLEVELS; lv++)
+        for (i = 0; i < HWP_CLIQUE_MAX * HWP_CLIQUE_MAX; i++)
+            bw[lv][i] = NAN;
+}
+
+/* One usable CPU shares everything it has with nobody else, and is one
+ * domain with no asymmetry: nothing to measure. */
+static void one_cpu(void)
+{
+    static const char *const key[] = {"l2_shared_cpus", "l3_shared_cpus"};
+    static const char *const size[] = {"l2_effective_bytes",
+                                       "l3_effective_bytes"};
+    int lv;
+    for (lv = L2; lv <= L3; lv++)
+        if (hwp_input(size[lv], 0.0) > 0.0)
+            hwp_emit_int(key[lv], 1);
+        else
+            hwp_absent(key[lv], "the memory probes found no such level");
+    hwp_emit_int("locality_domains", 1);
+    hwp_emit_dec("locality_ratio", 1.0);
+}
+
+/* The buffers and page orders of the cache levels, and nothing
+ * measured yet. */
+static void prepare(void)
+{
+    size_t lv;
+    clear();
+    cache_bytes = footprint[L2 + (footprint[L3] > footprint[L2])];
+    cache_buf = place(cache_bytes, cpus[0]);
+    scrub_size = scrub_bytes[L3 - (scrub_bytes[L2] > scrub_bytes[L3])];
+    scrub_size = (scrub_size / page + 1) * page;
+    scrub_buf = place(scrub_size, cpus[0]);
+    for (lv = 0; lv < NLEVELS; lv++)
+        order[lv] = page_order(footprint[lv] > 0 ? footprint[lv] : page,
+                               lv + 1);
+}
+
+static void release(void)
+{
+    size_t lv;
+    hwc_free(memory.base, memory.bytes);
+    hwc_free(cache_buf, cache_bytes);
+    hwc_free(scrub_buf, scrub_size);
+    for (lv = 0; lv < NLEVELS; lv++)
+        free(order[lv]);
+}
+
+int main(int argc, char **argv)
+{
+    int others[HWP_CLIQUE_MAX], pinnable, j, n;
+    hwp_init(argc, argv, "locality");
+    page = hwc_os_page();
+    choose_footprints();
+    ncpus = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
+    if (ncpus == 1) {
+        one_cpu();
+        return hwp_finish();
+    }
+    if (footprint[L2] == 0 && footprint[L3] == 0)
+        hwp_skip("no effective cache sizes (inputs l2_/l3_effective_bytes)");
+    if (ncpus > HWP_CLIQUE_MAX)
+        hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
+    if (!pinnable)
+        hwp_skip("cannot place threads on chosen CPUs");
+    prepare();
+    for (j = 1; j < ncpus; j++)
+        others[j - 1] = j;
+    if (!first_stage(others, ncpus - 1))
+        hwp_skip("too busy: the pairs did not settle within the budget");
+    if ((n = shared_cpus(L2)) > 0)
+        hwp_emit_int("l2_shared_cpus", n);
+    else
+        hwp_absent("l2_shared_cpus", why_not[L2]);
+    if ((n = shared_cpus(L3)) > 0)
+        hwp_emit_int("l3_shared_cpus", n);
+    else
+        hwp_absent("l3_shared_cpus", why_not[L3]);
+    emit_locality();
+    release();
+    return hwp_finish();
+}
