@@ -9,12 +9,13 @@
  * least four times the level below), and the producer's caches below
  * the level scrubbed after it writes, a consumer sharing the level with
  * the producer reads at the speed of its own cache; one that does not
- * reads from further away.  Two references, measured the same way, place every pair: i == j (the
- * CPU reads its own cache) and memory.  At the memory footprint the
- * producer's part is only to place the pages (first touch, as the paper
- * does), and the consumer reads the next window of a buffer four times
- * the last level each time, so what it reads has been evicted since it
- * last read it; there the bandwidth says how near the memory is.
+ * reads from further away.  Two references, measured the same way,
+ * place every pair: i == j (the CPU reads its own cache) and memory.  At
+ * the memory footprint the producer's part is only to place the pages
+ * (first touch, as the paper does), and the consumer reads the next
+ * window of a buffer four times the last level each time, so what it
+ * reads has been evicted since it last read it; there the bandwidth says
+ * how near the memory is.
  *
  * The consumer reads pages in a random order and the lines of a page in
  * order: within a page the hardware streams, but no prefetcher runs
