@@ -183,6 +183,10 @@ static void test_detectors(void)
     static const double calm[] = {1, 1.1, 1.05, 1.15, 1.1};
     static const double spill[] = {1, 1.1, 1.2, 2.4, 2.6, 3.0};
     static const double zero[] = {0, 1, 1.5};
+    /* The TLB probe's stride curve, 512 B to 64 KiB, from a run that read
+     * a 2048-byte page by the biggest step. */
+    static const double page[] = {5.41, 5.71, 10.34, 17.66, 18.47, 18.77,
+                                  21.69, 27.03};
     double r;
 
     check(hwa_first_step(threads, 8, 0.2) == 5,
@@ -197,6 +201,13 @@ static void test_detectors(void)
           "biggest step needs two points");
     check(hwa_biggest_step(zero, 3, &r) == 2 && near(r, 1.5, 1e-12),
           "biggest step skips a ratio to zero");
+    check(hwa_rise_end(page, 8, 1.25, 1.15) == 3,
+          "rise end: the page where the stride curve stops rising, though "
+          "the step before it is steeper");
+    check(hwa_rise_end(calm, 5, 1.25, 1.15) == -1
+              && hwa_rise_end(spill, 6, 1.25, 1.15) == 3
+              && hwa_rise_end(spill, 4, 1.25, 1.15) == -1,
+          "rise end: none without a steep step, none on the last point");
 }
 
 static void test_qt(void)

@@ -55,6 +55,12 @@ long hwa_first_step(const double *y, size_t n, double rel);
  * NULL. */
 long hwa_biggest_step(const double *y, size_t n, double *ratio);
 
+/* Where a rise ends: the first index i (1..n-2) with y[i] >= rise *
+ * y[i-1] and y[i+1] < flat * y[i], the last point of a steep step after
+ * which the curve stays nearly flat; -1 when there is none (the last
+ * point cannot end a rise: nothing after it says the curve stopped). */
+long hwa_rise_end(const double *y, size_t n, double rise, double flat);
+
 /* QT clustering (BlackjackBench 4.2.3) of values v >= 0: repeatedly take the
  * largest set of values lying within `rel_diameter` of its smallest member
  * (max <= min * (1 + rel_diameter)), the lowest one on a tie.  label[i]
