@@ -91,8 +91,10 @@ static void run(struct tlb_sweep *sw, double *ns)
 
 /* The page as the TLB sees it: the stride where the time per access stops
  * rising, after a rise of at least a quarter (a curve that never rises
- * has no page we can see).  Past the page the curve only creeps up
- * (page-walk caches cover less of a sparser string, 5-25% a doubling).
+ * has no page we can see): of the steep steps, the one followed by the
+ * least rise.  Past the page the curve only creeps up (page-walk caches
+ * cover less of a sparser string, 2-25% a doubling, and 16% right after
+ * the page in one run, which a fixed bound for "flat" would have failed).
  * Not the biggest rise: at half the page the string's 2048 pages
  * already overflow this VM's 1722-entry second TLB, and the rise to it
  * (1.8x) was once steeper than the rise to the page (1.7x), which made
@@ -118,7 +120,7 @@ static size_t page_size(size_t line)
         hwp_log("stride %zu: %.2f ns", sw.str[i].unit, ns[i]);
         hwp_dump((double)sw.str[i].unit, ns[i]);
     }
-    at = hwa_rise_end(ns, sw.n, 1.25, 1.15);
+    at = hwa_rise_end(ns, sw.n, 1.25);
     return at < 1 ? 0 : sw.str[at].unit;
 }
 

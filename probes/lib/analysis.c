@@ -377,15 +377,19 @@ long hwa_first_step(const double *y, size_t n, double rel)
     return -1;
 }
 
-long hwa_rise_end(const double *y, size_t n, double rise, double flat)
+long hwa_rise_end(const double *y, size_t n, double rise)
 {
+    double least = 0.0;
+    long at = -1;
     size_t i;
 
     for (i = 1; i + 1 < n; i++)
         if (y[i - 1] > 0.0 && y[i] >= rise * y[i - 1]
-            && y[i + 1] < flat * y[i])
-            return (long)i;
-    return -1;
+            && (at < 0 || y[i + 1] / y[i] < least)) {
+            least = y[i + 1] / y[i];
+            at = (long)i;
+        }
+    return at;
 }
 
 long hwa_biggest_step(const double *y, size_t n, double *ratio)
