@@ -91,10 +91,11 @@ static void run(struct tlb_sweep *sw, double *ns)
 
 /* The page as the TLB sees it: the stride where the time per access stops
  * rising, after a rise of at least a quarter (a curve that never rises
- * has no page we can see): of the steep steps, the one followed by the
- * least rise.  Past the page the curve only creeps up (page-walk caches
- * cover less of a sparser string, 2-25% a doubling, and 16% right after
- * the page in one run, which a fixed bound for "flat" would have failed).
+ * has no page we can see): the sharpest knee of the curve.  Past the page
+ * the curve only creeps up (page-walk caches cover less of a sparser
+ * string): 2-28% a doubling, 20% right after the page in one run, which a
+ * fixed bound for "flat" failed, and once 28% and then a fall at 32 KiB,
+ * which "the steep step followed by the least rise" took for the page.
  * Not the biggest rise: at half the page the string's 2048 pages
  * already overflow this VM's 1722-entry second TLB, and the rise to it
  * (1.8x) was once steeper than the rise to the page (1.7x), which made

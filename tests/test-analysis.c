@@ -189,6 +189,8 @@ static void test_detectors(void)
                                   21.69, 27.03};
     static const double creep[] = {5.4, 5.7, 10.3, 16.7, 19.4, 19.8, 23.0,
                                    26.0};
+    static const double late[] = {5.33, 5.49, 8.34, 16.56, 17.24, 18.29,
+                                  23.42, 23.27};
     double r;
 
     check(hwa_first_step(threads, 8, 0.2) == 5,
@@ -207,7 +209,9 @@ static void test_detectors(void)
           "rise end: the page where the stride curve stops rising, though "
           "the step before it is steeper");
     check(hwa_rise_end(creep, 8, 1.25) == 3,
-          "rise end: the page, though the curve creeps up 16% after it");
+          "rise end: the page, though the curve creeps up 16%% after it");
+    check(hwa_rise_end(late, 8, 1.25) == 3,
+          "rise end: the page, not a later 28%% creep that then falls");
     check(hwa_rise_end(calm, 5, 1.25) == -1
               && hwa_rise_end(spill, 6, 1.25) == 3
               && hwa_rise_end(spill, 4, 1.25) == -1,

@@ -379,16 +379,20 @@ long hwa_first_step(const double *y, size_t n, double rel)
 
 long hwa_rise_end(const double *y, size_t n, double rise)
 {
-    double least = 0.0;
+    double sharpest = 0.0;
     long at = -1;
     size_t i;
 
-    for (i = 1; i + 1 < n; i++)
-        if (y[i - 1] > 0.0 && y[i] >= rise * y[i - 1]
-            && (at < 0 || y[i + 1] / y[i] < least)) {
-            least = y[i + 1] / y[i];
+    for (i = 1; i + 1 < n; i++) {
+        double knee;
+        if (!(y[i - 1] > 0.0) || y[i] < rise * y[i - 1] || !(y[i + 1] > 0.0))
+            continue;
+        knee = (y[i] / y[i - 1]) / (y[i + 1] / y[i]);
+        if (at < 0 || knee > sharpest) {
+            sharpest = knee;
             at = (long)i;
         }
+    }
     return at;
 }
 

@@ -56,9 +56,10 @@ long hwa_first_step(const double *y, size_t n, double rel);
 long hwa_biggest_step(const double *y, size_t n, double *ratio);
 
 /* Where a rise ends: of the steep steps (index i in 1..n-2 with y[i] >=
- * rise * y[i-1]), the one after which the curve rises least, by
- * y[i+1]/y[i]; the first on a tie.  -1 when there is none (the last point
- * cannot end a rise: nothing after it says the curve stopped). */
+ * rise * y[i-1]), the sharpest knee, the one whose rise most exceeds the
+ * rise after it, (y[i]/y[i-1]) / (y[i+1]/y[i]); the first on a tie.  -1
+ * when there is none (the last point cannot end a rise: nothing after it
+ * says the curve stopped). */
 long hwa_rise_end(const double *y, size_t n, double rise);
 
 /* QT clustering (BlackjackBench 4.2.3) of values v >= 0: repeatedly take the
