@@ -54,18 +54,24 @@ size_t hwc_os_memory(void)
     return 0;
 }
 
+void hwc_hugepage_hint(void *m, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    /* Before the first touch: the kernel decides the page size on fault. */
+    (void)madvise(m, bytes, MADV_HUGEPAGE);
+#else
+    (void)m;
+    (void)bytes;
+#endif
+}
+
 char *hwc_alloc(size_t bytes, size_t align, int hugepage)
 {
     void *m = NULL;
     if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
         hwp_skip("cannot allocate the probe's buffer");
-#ifdef MADV_HUGEPAGE
-    /* Before the first touch: the kernel decides the page size on fault. */
     if (hugepage)
-        (void)madvise(m, bytes, MADV_HUGEPAGE);
-#else
-    (void)hugepage;
-#endif
+        hwc_hugepage_hint(m, bytes);
     memset(m, 0, bytes);
     return m;
 }

@@ -40,6 +40,10 @@ size_t hwc_os_page(void);
  * not say: to keep a probe's buffer a small share of it. */
 size_t hwc_os_memory(void);
 
+/* Ask for transparent huge pages on [m, m + bytes), before its first
+ * touch (a hint; nothing where the OS has no such thing). */
+void hwc_hugepage_hint(void *m, size_t bytes);
+
 /* bytes of zeroed memory aligned to `align` (a power of two, at least a
  * page), every page touched so that no page fault lands in a timing.
  * hugepage != 0 asks the OS for transparent huge pages (a hint only).

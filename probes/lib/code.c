@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE 1
 #include "code.h"
+#include "chain.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -79,12 +80,8 @@ int hwp_code_make(struct hwp_code *c, size_t bytes, size_t slot,
         *why = "cannot map memory for code";
         return -1;
     }
-#ifdef MADV_HUGEPAGE
     if (hugepage)
-        (void)madvise(m, bytes, MADV_HUGEPAGE);
-#else
-    (void)hugepage;
-#endif
+        hwc_hugepage_hint(m, bytes);
     c->base = m;
     c->bytes = bytes;
     c->slot = slot;
