@@ -35,7 +35,8 @@
  *     no contiguity to measure with (on the reference VM, made to run the
  *     search anyway: n = 377, 302, 302 at 4, 8, 16 KiB).
  * Only a clean curve (lib/conflict.h), the same in two readings, gives an
- * answer; otherwise the probe exits 77 and says why.
+ * answer; otherwise the probe withholds l2_assoc and l3_assoc and says
+ * why (hwp_absent): not measurable here is a finding, not a failure.
  *
  * The L3 is searched the same way once the L2 answered, at the L3's hit
  * latency.  Most L3s are sliced, with a hash of many address bits choosing
@@ -98,8 +99,8 @@ static double latency(size_t bytes)
     return t;
 }
 
-/* The TLB check: 1 if huge pages took effect, 0 if not; 77 with a
- * reason when the timings cannot tell. */
+/* The TLB check: 1 if huge pages took effect, 0 if not, -1 when the
+ * timings cannot tell (TLB misses cost too little to see). */
 static int huge_pages_took_effect(void)
 {
     char *base = hwc_reserve(TLB_PAGES * page, page);
@@ -123,8 +124,7 @@ static int huge_pages_took_effect(void)
             TLB_PAGES * line / page, compact * 1e9, sparse_huge * 1e9,
             sparse_base * 1e9);
     if (sparse_base < BASE_SLOWER * compact)
-        hwp_skip("cannot tell from the timings whether huge pages took "
-                 "effect: TLB misses cost too little here");
+        return -1;
     return sparse_huge < HUGE_SLOWER * compact;
 }
 
@@ -223,6 +223,7 @@ int main(int argc, char **argv)
     size_t a2, a3;
     const char *why;
     static char reason[160];
+    int huge;
 
     hwp_init(argc, argv, "assoc");
     page = hwc_os_page();
@@ -241,7 +242,12 @@ int main(int argc, char **argv)
     if (off == NULL)
         hwp_skip("out of memory");
 
-    if (!huge_pages_took_effect())
+    huge = huge_pages_took_effect();
+    if (huge < 0)
+        return not_measurable("cannot tell from the timings whether huge "
+                              "pages took effect: TLB misses cost too "
+                              "little here");
+    if (huge == 0)
         return not_measurable("huge pages do not reach the TLB (none given, "
                               "or a hypervisor backs them with small pages)");
     /* The L2's hit and miss: footprints the cache probe found to fit in
