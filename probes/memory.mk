@@ -13,11 +13,7 @@ probe_lib_sources += probes/lib/levels.h probes/lib/levels.c
 probe_sources += probes/caches.c
 probe_programs += probes/caches
 probes_caches_LDADD = $(probe_ldadd)
-memory_tests += tests/caches.test tests/data/caches-kvm-1.txt \
-	tests/data/caches-kvm-2.txt tests/data/caches-kvm-3.txt \
-	tests/data/caches-kvm-4.txt tests/data/caches-kvm-5.txt \
-	tests/data/caches-kvm-6.txt tests/data/caches-kvm-7.txt \
-	tests/data/caches-kvm-8.txt
+memory_tests += tests/caches.test
 TESTS += tests/caches.test tests/test-levels
 tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels
@@ -27,7 +23,7 @@ tests_test_levels_LDADD = $(probe_ldadd)
 probe_sources += probes/tlb.c
 probe_programs += probes/tlb
 probes_tlb_LDADD = $(probe_ldadd)
-memory_tests += tests/tlb.test tests/data/tlb-kvm-1.txt tests/data/tlb-kvm-2.txt
+memory_tests += tests/tlb.test
 TESTS += tests/tlb.test
 
 # Below the L1: inclusion by back-invalidation.

@@ -44,7 +44,12 @@ tests_test_analysis_SOURCES = tests/test-analysis.c
 tests_test_analysis_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_test_analysis_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-analysis
-EXTRA_DIST += tests/data/README.md
+
+# Every recorded curve of every machine, replayed through its probe against
+# that machine's truth (tests/data/MACHINE/expect).  The corpus is shipped
+# whole: a machine added is a directory, not a list to keep.
+TESTS += tests/replay.test
+EXTRA_DIST += tests/replay.test tests/data
 
 # Configure time against DESIGN.md's budgets: a benchmark, not a test.
 EXTRA_DIST += tests/budget.sh

@@ -10,6 +10,7 @@
  *   -b SECONDS   time budget (default 2); the sampling loops stop when spent
  *   -v           verbose: progress and intermediate results on stderr
  *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
+ *   -r FILE      replay: analyse the curves of a dump instead of timing
  *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
  * The environment variable HWPROBE_INJECT (crash, hang, garbage, absent)
  * makes the probe misbehave on purpose, so that tests can exercise
@@ -42,9 +43,24 @@ void hwp_log(const char *fmt, ...)
 #endif
     ;
 
-/* One "x y" line of the raw curve, when -d was given; free otherwise. */
+/* One "x y" line of the raw curve, when -d was given; free otherwise.
+ * A curve is a titled section: hwp_dump_comment("TITLE: x_unit y_unit")
+ * and then its points.  The dump opens with the probe's command line, so
+ * that a replay finds the inputs the probe was given. */
 void hwp_dump(double x, double y);
 void hwp_dump_comment(const char *text);
+
+/* Replay (-r FILE): the probe skips its experiments and analyses what a
+ * dump recorded.  hwp_replay reads the points of the k-th section (from
+ * 0) whose title starts with `title` into x[] and y[] (at most max) and
+ * returns how many; 0 when there is no such section.  Comments between
+ * the title and the first point belong to the section; the empty title
+ * matches any comment, hence the first curve of the file.  In replay, the
+ * inputs of the recorded command line count as given (hwp_input), after
+ * those of this one. */
+int hwp_replaying(void);
+size_t hwp_replay(const char *title, size_t k, double *x, double *y,
+                  size_t max);
 
 void hwp_emit_int(const char *key, long long value);
 void hwp_emit_dec(const char *key, double value);

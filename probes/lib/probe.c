@@ -8,13 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_INPUTS 16
+#define MAX_INPUTS 32
+#define MAX_LINE 1024
 
 static const char *probe_name = "probe";
 static double budget = 2.0;
 static double started;
 static int verbose;
-static FILE *dump_file;
+static FILE *dump_file, *replay_file;
+static char recorded[MAX_LINE]; /* the replayed dump's command line */
 static int inject_garbage, inject_absent;
 static const char *inputs[MAX_INPUTS];
 static int n_inputs;
@@ -23,7 +25,8 @@ volatile uint64_t hwp_sink;
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: %s [-b SECONDS] [-v] [-d FILE] [NAME=VALUE...]\n",
+    fprintf(stderr, "usage: %s [-b SECONDS] [-v] [-d FILE | -r FILE] "
+            "[NAME=VALUE...]\n",
             probe_name);
     exit(2);
 }
@@ -60,11 +63,13 @@ static void parse_option(int argc, char **argv, int *i)
     const char *a = argv[*i];
     if (strcmp(a, "-v") == 0) {
         verbose = 1;
-    } else if ((strcmp(a, "-b") == 0 || strcmp(a, "-d") == 0) && *i + 1 < argc) {
+    } else if ((strcmp(a, "-b") == 0 || strcmp(a, "-d") == 0
+                || strcmp(a, "-r") == 0) && *i + 1 < argc) {
         const char *v = argv[++*i];
         if (a[1] == 'b') {
             budget = parse_seconds(v);
-        } else if ((dump_file = fopen(v, "w")) == NULL) {
+        } else if ((a[1] == 'd' ? (dump_file = fopen(v, "w"))
+                                : (replay_file = fopen(v, "r"))) == NULL) {
             perror(v);
             exit(2);
         }
@@ -75,6 +80,46 @@ static void parse_option(int argc, char **argv, int *i)
     }
 }
 
+/* NAME=NUMBER, as configure passes inputs: the prose that old dumps have
+ * on their first line ("l1d_line_bytes=64, recorded for ...") is not. */
+static int is_input(const char *tok)
+{
+    const char *eq = strchr(tok, '=');
+    char *end;
+    if (eq == NULL || eq == tok || tok[0] == '-')
+        return 0;
+    (void)strtod(eq + 1, &end);
+    return end != eq + 1 && *end == '\0';
+}
+
+/* The recorded command line's NAME=VALUE words join the inputs, after
+ * this command line's own, so that "probe -r FILE" needs no arguments and
+ * "probe -r FILE cpu_mhz=3000" asks what another clock would have said. */
+static void recorded_inputs(void)
+{
+    char *tok;
+    if (fgets(recorded, sizeof recorded, replay_file) == NULL
+        || strncmp(recorded, "# probes/", 9) != 0)
+        return;
+    for (tok = strtok(recorded + 2, " \t\n"); tok != NULL;
+         tok = strtok(NULL, " \t\n"))
+        if (is_input(tok) && n_inputs < MAX_INPUTS)
+            inputs[n_inputs++] = tok;
+}
+
+/* The dump opens with the command line: the inputs a replay needs. */
+static void dump_header(int argc, char **argv)
+{
+    int i;
+    fprintf(dump_file, "# probes/%s", probe_name);
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-d") == 0)
+            fprintf(dump_file, " -d FILE"), i++;
+        else
+            fprintf(dump_file, " %s", argv[i]);
+    fputc('\n', dump_file);
+}
+
 void hwp_init(int argc, char **argv, const char *name)
 {
     int i;
@@ -82,7 +127,40 @@ void hwp_init(int argc, char **argv, const char *name)
     started = hwp_now();
     for (i = 1; i < argc; i++)
         parse_option(argc, argv, &i);
+    if (dump_file != NULL && replay_file != NULL)
+        usage();
+    if (dump_file != NULL)
+        dump_header(argc, argv);
+    if (replay_file != NULL)
+        recorded_inputs();
     inject_fault();
+}
+
+int hwp_replaying(void) { return replay_file != NULL; }
+
+size_t hwp_replay(const char *title, size_t k, double *x, double *y,
+                  size_t max)
+{
+    char line[MAX_LINE];
+    size_t n = 0, len = strlen(title), seen = 0;
+    int in = 0;
+    if (replay_file == NULL)
+        return 0;
+    rewind(replay_file);
+    while (fgets(line, sizeof line, replay_file) != NULL) {
+        double a, b;
+        if (line[0] == '#') {
+            const char *t = line + 1 + strspn(line + 1, " ");
+            if (in && n > 0)
+                break; /* the section ends at the next comment */
+            if (!in)
+                in = strncmp(t, title, len) == 0 && seen++ == k;
+        } else if (in && n < max && sscanf(line, "%lf %lf", &a, &b) == 2) {
+            x[n] = a;
+            y[n++] = b;
+        }
+    }
+    return n;
 }
 
 double hwp_input(const char *name, double dflt)
@@ -164,6 +242,8 @@ int hwp_finish(void)
 {
     if (dump_file != NULL)
         fclose(dump_file);
+    if (replay_file != NULL)
+        fclose(replay_file);
     hwp_log("done in %.3f s (budget %.1f s)", hwp_elapsed(), budget);
     return fflush(stdout) == 0 ? 0 : 1;
 }
