@@ -1,26 +1,24 @@
 /* caches.c - the levels of the data-side memory hierarchy: how many, the
- * effective capacity and latency of each, and the latency of memory
- * (Sandoval 2.2.2 and 2.3; BlackjackBench 3.1.1-3.1.2).
+ * effective capacity and load-to-use latency of each, and the latency of
+ * memory (Sandoval 2.2.2 and 2.3; BlackjackBench 3.1.2).
  *
- * The experiment is the cache-only test: for a footprint of k bytes, walk
- * the reference string C(k) (every line of a page in random order, pages in
- * random order: chain.h), so a stride prefetcher learns nothing and each TLB
- * miss is shared by a page worth of cache misses.  Sweeping k from one page
- * up to past the last cache gives a latency curve of flat levels joined by
- * rises; the analysis (analysis.h) counts the levels and reports, for each,
- * the largest footprint before its latency rises.
+ * Two experiments, each a check on the other:
+ *  - the cache-only sweep: for a footprint of k bytes, walk the reference
+ *    string C(k) (every line of a page in random order, pages in random
+ *    order: chain.h), so each TLB miss is shared by a page of cache
+ *    misses and the edges of the levels are the caches', not the TLB's.
+ *    It is swept over REPEATS page placements at once (sweep-then-repeat),
+ *    and each placement's curve is analysed on its own: the sizes are
+ *    what the readings agree on (consensus), not what one of them said.
+ *  - a fully random chain over every line of the footprint, at fewer
+ *    footprints: nothing for a prefetcher to follow, so its plateaus are
+ *    the load-to-use latencies, and levels that a spatial prefetcher
+ *    squeezes together in C(k) (a region prefetcher fills the rest of a
+ *    page) stay far apart.  It counts the levels and gives their
+ *    latencies; the sweep gives their edges.
  *
- * The sweep stops growing once the curve has been flat for an octave at a
- * latency well above what it was three octaves earlier, and at least 40 ns:
- * that is memory, and a bigger footprint only costs time.  The repeated
- * rounds then stop where memory's octave begins: past it the first pass's
- * trials are the curve, since there every footprint costs the same.
- *
- * Then the line size of the lower levels, by access pairs (BlackjackBench
- * 3.1.1): a random line far beyond the last cache, then the word D - 8
- * bytes further.  While D is within the line the miss brought in, the
- * second access hits; once it is not, both miss, and the time per pair
- * roughly doubles.
+ * Memory is the last level, reached when the sweep's last octave is at
+ * least MEMORY_MIN_NS: the sweep stops there, or at its largest footprint.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -30,43 +28,42 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_POINTS 128
 #define MAX_LEVELS 6
-/* Memory is slower than this.  An L3 is not always much faster than
- * memory relative to the levels above it (this VM: L2 3.9 ns, L3 15-20 ns,
- * memory 50-56 ns), and at 20 ns a noisy first pass once took the L3's
- * plateau for memory; DRAM answers a random load in 50 ns or more, and
- * server L3s in about 35 ns or less. */
+/* Memory is slower than this: DRAM answers a random load in 50 ns or more
+ * on every machine we know of (lmbench's tables, our corpus), while last
+ * level caches answer in under 35 ns. */
 #define MEMORY_MIN_NS 40.0
-/* Flat, for memory: the first pass's three quick trials at memory latency
- * scatter by 10-15% on a busy VM, and at 1.15 the sweep reached its end
- * without seeing memory in one configure of ten. */
-#define MEMORY_FLAT 1.2
-/* The sweep's largest footprint (the input max_mib sets another): this
- * VM's memory plateau starts at about 100 MiB, and the sweep must see an
- * octave of it. */
+/* Levels worth blocking for are at least this many times slower than the
+ * level above under random access (L1 4-5 cycles, L2 12-16, L3 35-70,
+ * memory 200 and more); a step closer than that is a part of one level
+ * (the TLB's share inside a cache, a neighbour's use of memory). */
+#define LEVEL_RATIO 2.0
+/* A level between the first and the last holds an octave of footprints:
+ * caches grow by a factor of two or more from level to level (Sandoval
+ * 2.3.2), while the rise into the next level, soft where placement or a
+ * neighbour decides what hits, spreads over less. */
+#define SWEEP_PER_OCTAVE 4
+/* The sweep's largest footprint (the input max_mib sets another). */
 #define SWEEP_MIB 512.0
-
-/* Each footprint up to a fifth of the buffer is measured over PLACEMENTS
- * disjoint runs of pages, and the curve takes the median.  With 4 KiB
+/* Independent placements of the sweep up to PLACED_BYTES: with 4 KiB
  * pages at physical addresses the OS chooses, how much of a physically
  * indexed cache one string can use depends on how its pages fall on the
- * cache's page colours: on the reference VM one run of pages holds 1.4 MiB
- * in its 2 MiB L2 at base latency, the next starts missing at 1 MiB.  One
- * run of pages per footprint made the edge jitter by a grid step from
- * configure to configure; the median is what a typical program's buffer
- * sees, and five runs keep a single lucky or unlucky one out of it.
- * Placements stop at PLACED_BYTES: up to there five strings cost little
- * (they fit in the caches), past it each string is walked at memory
- * latency, and five of them would buy fewer trials of the curve's noisy
- * end, where the neighbours' traffic, not the page colours, moves it. */
-#define PLACEMENTS 5
+ * cache's page colours, so each placement is a reading of its own.  Past
+ * PLACED_BYTES every placement would be walked at memory latency for
+ * nothing: the readings share one. */
+#define REPEATS 5
 #define PLACED_BYTES ((size_t)8 << 20)
-#define MAX_RUNS (MAX_POINTS * PLACEMENTS)
+#define MAX_RUNS (MAX_POINTS * REPEATS)
 /* The warm-up walk after a switch stops after this many bytes' worth of
  * lines (see warm_up). */
 #define WARM_BYTES ((size_t)32 << 20)
+/* The random chain: three footprints an octave, up to the sweep's end but
+ * at most RANDOM_MAX_BYTES (its offsets take a pointer per line). */
+#define RANDOM_PER_OCTAVE 3
+#define RANDOM_MAX_BYTES ((size_t)128 << 20)
 
 struct sweep {
     struct hwc_paged s;
@@ -110,13 +107,13 @@ static hwp_kernel sweep_point(void *ctx, size_t i, void **kctx)
 }
 
 /* Points for the first n footprints: one run of pages each (placements 0)
- * or PLACEMENTS disjoint runs, footprint-major, so that a sweep round
+ * or REPEATS disjoint runs, footprint-major, so that a sweep round
  * still goes from small to large.  Returns the number of points. */
 static size_t place_points(struct sweep *sw, size_t n, int placements)
 {
-    size_t j, p, m = 0, region = sw->s.npages / PLACEMENTS;
+    size_t j, p, m = 0, region = sw->s.npages / REPEATS;
     for (j = 0; j < n; j++)
-        for (p = 0; p < PLACEMENTS; p++) {
+        for (p = 0; p < REPEATS; p++) {
             if (p > 0 && (!placements || sw->pages[j] > region
                           || sw->pages[j] * sw->s.page > PLACED_BYTES))
                 break;
@@ -152,22 +149,22 @@ static int sweep_curve(struct sweep *sw, double *best)
     return rounds;
 }
 
-/* ns[j]: the median over footprint j's placements of best[] (seconds per
- * repetition) in ns per load, for the first n footprints. */
-static void median_of_placements(const struct sweep *sw, size_t n,
-                                 const double *best, double *ns)
+/* Reading r's curve: ns per load at each of the first n footprints, from
+ * placement r where footprint j has one, else from the shared one. */
+static void reading(const struct sweep *sw, size_t n, const double *best,
+                    size_t r, double *ns)
 {
     size_t i = 0, j;
     for (j = 0; j < n; j++) {
         size_t k = i;
         while (i < sw->points && sw->fp[i] == j)
             i++;
-        ns[j] = hwa_median(best + k, i - k) * 1e9 / HWC_UNROLL;
+        ns[j] = best[k + (r < i - k ? r : 0)] * 1e9 / HWC_UNROLL;
     }
 }
 
-/* Footprints: 4 per octave, page multiples.  Denser points would only
- * give soft transitions enough points to pass for a level of their own. */
+/* Footprints: SWEEP_PER_OCTAVE an octave, page multiples.  Denser points
+ * would only give soft transitions enough points to pass for a level. */
 static size_t footprints(struct sweep *sw, size_t page, size_t max_bytes)
 {
     double f = (double)page;
@@ -178,30 +175,32 @@ static size_t footprints(struct sweep *sw, size_t page, size_t max_bytes)
             break;
         if (n == 0 || pages > sw->pages[n - 1])
             sw->pages[n++] = pages;
-        f *= 1.1892071;
+        f *= pow(2.0, 1.0 / SWEEP_PER_OCTAVE);
     }
     return n;
 }
 
-/* Memory: flat over the last octave, high above three octaves back.
- * Returns the index where that octave begins, or 0. */
-static size_t at_memory(const struct sweep *sw, const double *ns, size_t i)
+/* Memory: the octave ending at point i (its median, against a neighbour's
+ * burst) is at least MEMORY_MIN_NS, at least twice the latency three
+ * octaves back, and no more than a quarter above the octave before it: the
+ * rise has ended.  Returns the index where that octave begins, or 0. */
+static size_t at_memory(const size_t *pages, const double *ns, size_t i)
 {
-    size_t j, back = i, oct = i;
-    double lo = ns[i], hi = ns[i];
-    while (oct > 0 && sw->pages[oct] * 2 > sw->pages[i])
+    size_t oct = i, prev, back = i;
+    double here, before;
+    while (oct > 0 && pages[oct - 1] * 2 > pages[i])
         oct--;
-    while (back > 0 && sw->pages[back] * 8 > sw->pages[i])
+    prev = oct;
+    while (prev > 0 && pages[prev - 1] * 4 > pages[i])
+        prev--;
+    while (back > 0 && pages[back] * 8 > pages[i])
         back--;
-    if (oct == i || back == oct)
+    if (i - oct < 3 || oct - prev < 3 || back == prev)
         return 0;
-    for (j = oct; j <= i; j++) {
-        lo = ns[j] < lo ? ns[j] : lo;
-        hi = ns[j] > hi ? ns[j] : hi;
-    }
-    if (hi <= lo * MEMORY_FLAT && lo >= MEMORY_MIN_NS && lo >= 2.0 * ns[back])
-        return oct;
-    return 0;
+    here = hwa_median(ns + oct, i + 1 - oct);
+    before = hwa_median(ns + prev, oct - prev);
+    return here >= MEMORY_MIN_NS && here >= 2.0 * ns[back]
+           && here <= 1.25 * before ? oct : 0;
 }
 
 /* First pass, small to large: three quick trials per point, to see where
@@ -222,7 +221,7 @@ static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
             ns[i] = v < ns[i] ? v : ns[i];
         }
         ns[i] *= 1e9 / HWC_UNROLL;
-        if ((*mem = at_memory(sw, ns, i)) > 0)
+        if ((*mem = at_memory(sw->pages, ns, i)) > 0)
             return i + 1;
         if (hwp_budget_left() < hwp_elapsed())
             break; /* keep half the time for the repeated sweep */
@@ -230,111 +229,190 @@ static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
     return i < sw->n ? i + 1 : sw->n;
 }
 
-/* The access pairs of BlackjackBench 3.1.1, made to see past L1.  The
- * span is the whole buffer, far beyond the last cache, and the pairs are
- * sparse (one per PAIR_SLOT bytes), so that the first access of a pair
- * misses every cache whatever the extent: with one pair per 128 bytes
- * over 4x L2, as before, an extent up to 64 bytes touched only 2 MiB, the
- * edge of this VM's L2, and the hits came and went with page placement.
- * The first access is on an odd line, so the adjacent-line prefetcher
- * (which fetches the other line of an aligned 128-byte pair) brings in
- * the line before it, never the one a 128-byte extent reaches.  Pairs go
- * page by page, the slots of a page in random order, as in C(k), so a TLB
- * miss is shared by a page's pairs rather than added to each. */
-#define PAIR_SLOT 512
-#define PAIR_EXTENTS 5      /* extents 16 .. 256 bytes */
-#define PAIR_ROUNDS 6       /* two readings of three rounds each */
-struct pairs {
-    char *buf;
-    size_t bytes, page, line, *off, *row, *col, n;
-    struct hwc_walk w;
+
+/* ---- the fully random chain ------------------------------------------ */
+
+/* ns per load of a random cycle through every line of the first `bytes`
+ * of buf, at three footprints an octave from 16 KiB up to `top`.  The
+ * chain overwrites the sweep's links: it runs after the sweep.  Returns
+ * the number of points. */
+static size_t random_curve(char *buf, size_t top, size_t line, double *x,
+                           double *ns)
+{
+    size_t lines = (top < RANDOM_MAX_BYTES ? top : RANDOM_MAX_BYTES) / line;
+    size_t *off = malloc(lines * sizeof *off), n = 0, i, prev = 0;
+    uint64_t seed = 0x5EED;
+    double f;
+    if (off == NULL)
+        return 0;
+    for (f = 4096.0; n < MAX_POINTS; f *= pow(2.0, 1.0 / RANDOM_PER_OCTAVE)) {
+        size_t k = (size_t)f / line;
+        struct hwc_walk w;
+        if (k > lines)
+            break;
+        if (k == prev)
+            continue;
+        prev = k;
+        hwc_random_order(off, k, &seed);
+        for (i = 0; i < k; i++)
+            off[i] *= line;
+        w.p = hwc_link(buf, off, k);
+        hwc_touch(&w, 2 * k < WARM_BYTES / line ? 2 * k : WARM_BYTES / line);
+        x[n] = (double)(k * line);
+        ns[n++] = hwp_min_time(hwc_chase, &w, 2, 5) * 1e9 / HWC_UNROLL;
+        if (hwp_budget_left() < 0.0)
+            break;
+    }
+    free(off);
+    return n;
+}
+
+/* ---- analysis (pure: curves in, values out) -------------------------- */
+
+struct curves {
+    double x[MAX_POINTS], y[REPEATS * 2][MAX_POINTS]; /* the readings */
+    size_t n, readings;
+    double rx[MAX_POINTS], ry[MAX_POINTS];            /* the random chain */
+    size_t rn;
 };
 
-/* Relink the string for extent d: a random slot's odd line, then the
- * word d - 8 bytes further, which stays inside the slot for d <= 256. */
-static void link_pairs(struct pairs *pr, size_t d)
-{
-    size_t p, c, per_page = pr->page / PAIR_SLOT, n = 0;
-    for (p = 0; p < pr->bytes / pr->page; p++)
-        for (c = 0; c < per_page; c++) {
-            size_t first = pr->row[p] * pr->page + pr->col[c] * PAIR_SLOT
-                + pr->line;
-            pr->off[n++] = first;
-            pr->off[n++] = first + d - sizeof(void *);
-        }
-    pr->n = n;
-    pr->w.p = hwc_link(pr->buf, pr->off, n);
-    hwc_touch(&pr->w, 4096); /* the TLB and the walk, not the caches */
-}
+struct hierarchy {
+    size_t levels;            /* including memory when it was reached */
+    int memory;               /* the last level is memory */
+    size_t agree, of;         /* readings behind the level count */
+    double size[MAX_LEVELS];  /* effective size of each cache */
+    size_t size_agree[MAX_LEVELS];
+    double ns[MAX_LEVELS];    /* load-to-use latency, 0 when unknown */
+    const char *why_ns;       /* why the latencies are unknown */
+};
 
-/* t[r][e]: ns per pair for extent 16 << e, minimum over the rounds of
- * reading r, rounds sweeping all extents (a burst of noise spoils one
- * trial of each extent, not every trial of one).  The rounds are fixed in
- * number, not budgeted: they come after the sweep has spent the budget,
- * and at memory latency six rounds take a few tenths of a second. */
-static void time_pairs(struct pairs *pr, double t[2][PAIR_EXTENTS])
+/* The latency of a random-chain level: the median of the first half of its
+ * plateau, after its first point (which may sit on the rise into it): past
+ * the middle, the TLB's share of a larger footprint is added. */
+static double plateau_ns(const double *y, size_t a, size_t b)
 {
-    long reps[PAIR_EXTENTS] = {0};
-    int r, e;
-    for (r = 0; r < PAIR_ROUNDS; r++)
-        for (e = 0; e < PAIR_EXTENTS; e++) {
-            double v;
-            link_pairs(pr, (size_t)16 << e);
-            v = hwp_time_per_rep(hwc_chase, &pr->w, &reps[e]) * 1e9
-                / HWC_UNROLL * 2.0;
-            if (r % (PAIR_ROUNDS / 2) == 0 || v < t[r / (PAIR_ROUNDS / 2)][e])
-                t[r / (PAIR_ROUNDS / 2)][e] = v;
-        }
-}
-
-/* One reading's line: the largest extent before the biggest relative rise
- * of the time per pair, or 0.  A second miss costs a memory access more
- * than a hit, about twice the pair; a biggest step under 1.3 is noise on a
- * curve with no step. */
-static size_t line_of_reading(const double *t)
-{
-    double ratio;
-    long at = hwa_biggest_step(t, PAIR_EXTENTS, &ratio);
-    return at < 1 || ratio < 1.3 ? 0 : (size_t)16 << (at - 1);
-}
-
-/* The line below L1: two readings that agree, or no answer (0).  A miss
- * to memory fills a line in every level, so the second access of a pair
- * hits as long as it falls in the longest of those lines: this is the
- * line of the levels below L1, the largest if they differed (on every
- * machine we know they share one).  It is reported for each of them. */
-static size_t line_below_l1(char *buf, size_t bytes, size_t page,
-                            size_t line, size_t *off)
-{
-    struct pairs pr;
-    double t[2][PAIR_EXTENTS];
-    size_t a, b, e;
-    uint64_t seed = 0xA11CE;
-    pr.buf = buf;
-    pr.bytes = bytes / page * page;
-    pr.page = page;
-    pr.line = line;
-    pr.off = off;
-    pr.row = malloc(pr.bytes / page * sizeof *pr.row);
-    pr.col = malloc(page / PAIR_SLOT * sizeof *pr.col);
-    if (pr.row == NULL || pr.col == NULL || page % PAIR_SLOT != 0
-        || line + 256 > PAIR_SLOT) {
-        free(pr.row);
-        free(pr.col);
-        return 0;
+    size_t len = b - a;
+    if (len >= 3) {
+        a++;
+        len--;
     }
-    hwc_random_order(pr.row, pr.bytes / page, &seed);
-    hwc_random_order(pr.col, page / PAIR_SLOT, &seed);
-    time_pairs(&pr, t);
-    for (e = 0; e < PAIR_EXTENTS; e++)
-        hwp_log("pairs, extent %zu: %.2f %.2f ns", (size_t)16 << e, t[0][e],
-                t[1][e]);
-    a = line_of_reading(t[0]);
-    b = line_of_reading(t[1]);
-    free(pr.row);
-    free(pr.col);
-    return a == b ? a : 0;
+    return hwa_median(y + a, (len + 1) / 2);
 }
+
+/* The value most readings give and how many give it; without a majority
+ * (more than half), the lower median, the smaller candidate. */
+static double vote(const double *v, size_t n, size_t *agree)
+{
+    double s[REPEATS * 2];
+    size_t i, j, best = 0, at = 0;
+    for (i = 0; i < n; i++) {
+        size_t c = 0;
+        for (j = 0; j < n; j++)
+            c += v[j] == v[i];
+        if (c > best) {
+            best = c;
+            at = i;
+        }
+    }
+    *agree = best;
+    if (2 * best > n)
+        return v[at];
+    memcpy(s, v, n * sizeof *v);
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    return s[(n - 1) / 2];
+}
+
+/* One reading: its levels and the edge of each (hwl_edge).  With the
+ * random chain's count, the sweep is fitted to that many levels; a reading
+ * that cannot hold them counts its own. */
+static size_t read_levels(const struct curves *c, const double *y,
+                          size_t count, double *size)
+{
+    size_t start[MAX_LEVELS], levels = 0, j;
+    double lat[MAX_LEVELS];
+    if (count > 1)
+        levels = hwl_fit(y, c->n, count, start, lat) == count ? count : 0;
+    if (levels == 0)
+        levels = hwl_plateaus(y, c->n, LEVEL_RATIO, SWEEP_PER_OCTAVE, MAX_LEVELS,
+                               start, lat);
+    for (j = 0; j + 1 < levels; j++)
+        size[j] = hwl_edge(c->x, y, c->n, start[j], lat[j], lat[j + 1]);
+    return levels;
+}
+
+static void analyse(const struct curves *c, struct hierarchy *h)
+{
+    double levels_of[REPEATS * 2], size[REPEATS * 2][MAX_LEVELS], v[REPEATS * 2];
+    double rlat[MAX_LEVELS], last;
+    size_t rstart[MAX_LEVELS], count = 0, r, j, m, oct;
+    memset(h, 0, sizeof *h);
+    if (c->rn > 2)
+        count = hwl_plateaus(c->ry, c->rn, LEVEL_RATIO, RANDOM_PER_OCTAVE,
+                             MAX_LEVELS, rstart, rlat);
+    for (r = 0; r < c->readings; r++)
+        levels_of[r] = (double)read_levels(c, c->y[r], count, size[r]);
+    h->of = c->readings;
+    h->levels = (size_t)vote(levels_of, c->readings, &h->agree);
+    for (j = 0; j + 1 < h->levels; j++) {
+        for (r = m = 0; r < c->readings; r++)
+            if ((size_t)levels_of[r] == h->levels)
+                v[m++] = size[r][j];
+        h->size[j] = vote(v, m, &h->size_agree[j]);
+    }
+    /* Memory: the median of the sweep's last octave (every reading shares
+     * it) is slow enough. */
+    for (oct = c->n; oct > 0 && c->x[oct - 1] * 2.0 > c->x[c->n - 1]; oct--)
+        ;
+    last = c->n > 0 ? hwa_median(c->y[0] + oct, c->n - oct) : 0.0;
+    h->memory = h->levels > 1 && last >= MEMORY_MIN_NS;
+    if (count != h->levels) {
+        h->why_ns = c->rn == 0 ? "not in the recording (no random chain)"
+                               : "the random chain and the sweep disagree on the levels";
+        return;
+    }
+    for (j = 0; j < count; j++)
+        h->ns[j] = plateau_ns(c->ry, rstart[j],
+                              j + 1 < count ? rstart[j + 1] : c->rn);
+}
+
+/* Cross-checks before anything is written or passed on: sizes and
+ * latencies rise level by level (a "level" no larger or no slower than
+ * the one above is not one), and the L1's effective size is at most the
+ * conflict test's capacity (l1d_bytes, 0 when not given).  A failure is a
+ * reason, and the values it concerns are withheld.  An L1 edge one step
+ * of the sweep's grid below that capacity agrees with it: the sweep cannot
+ * tell them apart, the conflict test can, and the L1's sets are indexed
+ * within a page, so no placement makes less of it usable. */
+static const char *cross_check(struct hierarchy *h, const double *x, size_t n,
+                               double l1d_bytes)
+{
+    size_t j;
+    for (j = 1; j + 1 < h->levels; j++)
+        if (h->size[j] <= h->size[j - 1])
+            return "the effective sizes do not rise from level to level";
+    for (j = 1; j < h->levels && h->ns[0] > 0.0; j++)
+        if (h->ns[j] <= h->ns[j - 1])
+            return "the latencies do not rise from level to level";
+    if (l1d_bytes <= 0.0 || h->levels < 2)
+        return NULL;
+    if (h->size[0] > l1d_bytes)
+        return "the L1's effective size exceeds the conflict test's capacity";
+    for (j = 0; j + 1 < n && x[j] <= h->size[0]; j++)
+        ;
+    if (x[j] >= l1d_bytes && h->size[0] < l1d_bytes) {
+        hwp_log("L1 edge %.0f is a grid step below the capacity %.0f",
+                h->size[0], l1d_bytes);
+        h->size[0] = l1d_bytes;
+    }
+    return NULL;
+}
+
+/* ---- measure, replay, emit -------------------------------------------- */
 
 /* SWEEP_MIB, or a quarter of the machine's memory when that is less:
  * configure must not push a small machine into swapping. */
@@ -344,108 +422,180 @@ static double sweep_mib(void)
     return quarter > 0.0 && quarter < SWEEP_MIB ? quarter : SWEEP_MIB;
 }
 
-static void emit_level(int level, double size, double ns, double mhz,
-                       size_t line)
+/* REPEATS readings of the sweep into c->y[c->readings...], and the random
+ * chain when c has none yet.  The first pass finds where the curve ends;
+ * the random chain runs in a buffer of its own (it would overwrite the
+ * sweep's links) before the repeated sweep takes what is left of the
+ * budget.  The repeated rounds go two points into memory's octave, for
+ * the top of the rise; the points after those keep the first pass's. */
+static void measure(struct curves *c, char *buf, size_t max, size_t page,
+                    size_t line, uint64_t seed)
 {
-    char key[64];
-    if (level == 1) {
-        hwp_emit_int("l1d_effective_bytes", (long long)size);
-        return;
+    static struct sweep sw;
+    static double best[MAX_RUNS];
+    double ns[MAX_POINTS];
+    size_t n, mem, swept, r, j;
+    hwc_paged_init(&sw.s, buf, max, page, line, seed);
+    sw.n = footprints(&sw, page, max);
+    (void)place_points(&sw, sw.n, 0);
+    n = first_pass(&sw, ns, &mem);
+    if (c->rn == 0) {
+        size_t top = (size_t)(sw.pages[n - 1] * page);
+        char *rbuf;
+        top = top < max / 4 ? top : max / 4;
+        rbuf = hwc_alloc(top, 1u << 21, 0);
+        c->rn = random_curve(rbuf, top, line, c->rx, c->ry);
+        hwc_free(rbuf, top);
     }
-    snprintf(key, sizeof key, "l%d_effective_bytes", level);
-    hwp_emit_int(key, (long long)size);
-    snprintf(key, sizeof key, "l%d_latency_cycles", level);
-    if (mhz > 0.0)
-        hwp_emit_int(key, (long long)(ns * mhz * 1e-3 + 0.5));
-    snprintf(key, sizeof key, "l%d_line_bytes", level);
-    if (line > 0)
-        hwp_emit_int(key, (long long)line);
-    else
-        hwp_absent(key, "the access pairs showed no clear step");
+    swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
+    (void)place_points(&sw, swept, 1);
+    (void)sweep_curve(&sw, best);
+    if (c->readings > 0 && n > c->n)
+        n = c->n; /* a second measurement is read on the first one's grid */
+    for (r = 0; r < REPEATS; r++) {
+        double *y = c->y[c->readings + r];
+        reading(&sw, swept < n ? swept : n, best, r, y);
+        for (j = swept; j < n; j++)
+            y[j] = ns[j];
+    }
+    for (j = 0; j < n; j++)
+        c->x[j] = (double)(sw.pages[j] * page);
+    c->n = n;
+    c->readings += REPEATS;
+    hwp_log("%zu footprints, %zu swept in %zu points, memory %s", n, swept,
+            sw.points, mem ? "reached" : "not reached");
+    hwc_paged_free(&sw.s);
 }
 
-/* Memory is the flat octave that ended the sweep (from index mem on), not
- * the step fit's last level, which may begin part-way up the rise. */
-static void emit_memory(const double *x, const double *ns, size_t n,
-                        size_t mem, double mhz)
+/* The readings and the random chain of a dump.  A dump of the earlier
+ * probe has one curve, untitled or titled footprint_bytes. */
+static void replay(struct curves *c)
 {
-    char why[128];
-    if (mem > 0) {
-        double mem_ns = hwa_median(ns + mem, n - mem);
-        if (mhz > 0.0)
-            hwp_emit_int("mem_latency_cycles",
-                         (long long)(mem_ns * mhz * 1e-3 + 0.5));
-        hwp_emit_dec("mem_latency_ns", mem_ns);
-        return;
+    double x[MAX_POINTS];
+    size_t r, n;
+    for (r = 0; r < REPEATS * 2; r++) {
+        n = hwp_replay("sweep", r, c->x, c->y[r], MAX_POINTS);
+        if (n == 0)
+            break;
+        c->n = n;
     }
-    snprintf(why, sizeof why, "the sweep ended at %.0f MiB before the "
-             "latency was flat for an octave", x[n - 1] / 1048576.0);
-    hwp_absent("mem_latency_cycles", why);
-    hwp_absent("mem_latency_ns", why);
+    c->readings = r;
+    if (r == 0) {
+        c->n = hwp_replay("", 0, c->x, c->y[0], MAX_POINTS);
+        c->readings = c->n > 0;
+    }
+    c->rn = hwp_replay("random chain", 0, c->rx, c->ry, MAX_POINTS);
+    (void)x;
+}
+
+static void dump(const struct curves *c)
+{
+    char title[64];
+    size_t r, j;
+    for (r = 0; r < c->readings; r++) {
+        snprintf(title, sizeof title, "sweep %zu: footprint_bytes ns_per_load",
+                 r + 1);
+        hwp_dump_comment(title);
+        for (j = 0; j < c->n; j++)
+            hwp_dump(c->x[j], c->y[r][j]);
+    }
+    hwp_dump_comment("random chain: footprint_bytes ns_per_load");
+    for (j = 0; j < c->rn; j++)
+        hwp_dump(c->rx[j], c->ry[j]);
+}
+
+static void note_agreement(const char *key, size_t agree, size_t of)
+{
+    char text[96];
+    snprintf(text, sizeof text, 2 * agree > of
+             ? "%zu of %zu readings agree"
+             : "no majority (%zu of %zu agree): the smaller candidate",
+             agree, of);
+    hwp_note(key, text);
+}
+
+static void emit_cycles(const char *key, double ns, double mhz,
+                        const char *why)
+{
+    if (ns > 0.0 && mhz > 0.0)
+        hwp_emit_int(key, (long long)(ns * mhz * 1e-3 + 0.5));
+    else
+        hwp_absent(key, ns > 0.0 ? "no cpu_mhz input" : why);
+}
+
+static void emit(const struct hierarchy *h, double mhz, const char *why)
+{
+    char key[64];
+    size_t caches = h->levels - 1, j;
+    hwp_emit_int("cache_levels", (long long)caches);
+    note_agreement("cache_levels", h->agree, h->of);
+    for (j = 0; j < caches && j < 3; j++) {
+        if (j == 0)
+            snprintf(key, sizeof key, "l1d_effective_bytes");
+        else
+            snprintf(key, sizeof key, "l%zu_effective_bytes", j + 1);
+        if (why != NULL) {
+            hwp_absent(key, why);
+        } else {
+            hwp_emit_int(key, (long long)h->size[j]);
+            note_agreement(key, h->size_agree[j], h->of);
+        }
+        if (j == 0)
+            continue;
+        snprintf(key, sizeof key, "l%zu_latency_cycles", j + 1);
+        emit_cycles(key, why ? 0.0 : h->ns[j], mhz, why ? why : h->why_ns);
+    }
+    if (why != NULL)
+        hwp_absent("llc_effective_bytes", why);
+    else
+        hwp_emit_int("llc_effective_bytes", (long long)h->size[caches - 1]);
+    why = why ? why : !h->memory ? "the sweep ended before memory" : h->why_ns;
+    emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, mhz,
+                why);
+    if (h->memory && h->ns[caches] > 0.0)
+        hwp_emit_dec("mem_latency_ns", h->ns[caches]);
+    else
+        hwp_absent("mem_latency_ns", why);
 }
 
 int main(int argc, char **argv)
 {
-    static struct sweep sw;
-    static double best[MAX_RUNS];
-    double ns[MAX_POINTS], x[MAX_POINTS], sizes[MAX_LEVELS],
-        lat[MAX_LEVELS + 1], mhz;
-    size_t page = hwc_os_page(), line, max, n, levels, caches, i, *off, below;
-    size_t mem, swept, span;
-    int rounds;
-    char *buf;
+    static struct curves c;
+    struct hierarchy h;
+    double mhz, l1d_bytes;
+    size_t page = hwc_os_page(), line, max;
+    const char *why;
+    char *buf = NULL;
 
     hwp_init(argc, argv, "caches");
     mhz = hwp_input("cpu_mhz", 0.0);
+    l1d_bytes = hwp_input("l1d_bytes", 0.0);
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     max = (size_t)hwp_input("max_mib", sweep_mib()) << 20;
-    if (line < sizeof(void *) || line > page || page % line != 0)
-        hwp_skip("line size does not divide the page");
-    buf = hwc_alloc(max, 1u << 21, 0);
-    hwc_paged_init(&sw.s, buf, max, page, line, 0xCAC4E);
-    sw.n = footprints(&sw, page, max);
-
-    (void)place_points(&sw, sw.n, 0);
-    n = sw.n = first_pass(&sw, ns, &mem);
-    /* The rounds go two points into memory's octave, for the top of the
-     * rise; the points after those keep the first pass's trials. */
-    swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
-    (void)place_points(&sw, swept, 1);
-    rounds = sweep_curve(&sw, best);
-    median_of_placements(&sw, swept, best, ns);
-    hwp_log("%zu footprints, %zu swept in %zu points, %d rounds, memory %s",
-            n, swept, sw.points, rounds, mem ? "reached" : "not reached");
-    hwp_dump_comment("footprint_bytes ns_per_load");
-    for (i = 0; i < n; i++) {
-        x[i] = (double)(sw.pages[i] * page);
-        hwp_dump(x[i], ns[i]);
+    if (hwp_replaying()) {
+        replay(&c);
+    } else {
+        if (line < sizeof(void *) || line > page || page % line != 0)
+            hwp_skip("line size does not divide the page");
+        buf = hwc_alloc(max, 1u << 21, 0);
+        measure(&c, buf, max, page, line, 0xCAC4E);
     }
-
-    levels = hwl_hierarchy(x, ns, n, sizes, lat, MAX_LEVELS - 1);
-    /* The last level is memory when the sweep reached it; otherwise it is
-     * a cache whose end we did not see, and it is not reported. */
-    if (levels < 2)
+    analyse(&c, &h);
+    why = cross_check(&h, c.x, c.n, l1d_bytes);
+    /* Measured again once when the readings disagree or fail a check,
+     * while the budget lasts: the vote then runs over both. */
+    if (buf != NULL && (why != NULL || 2 * h.agree <= h.of)
+        && hwp_budget_left() > hwp_elapsed() / 2.0) {
+        hwp_log("measuring again: %s", why ? why : "no majority of levels");
+        measure(&c, buf, max, page, line, 0xC0FFEE);
+        analyse(&c, &h);
+        why = cross_check(&h, c.x, c.n, l1d_bytes);
+    }
+    dump(&c);
+    if (buf != NULL)
+        hwc_free(buf, max);
+    if (h.levels < 2)
         hwp_skip("no cache level boundary in the latency curve");
-    caches = levels - 1;
-    off = malloc((max / PAIR_SLOT * 2 + 16) * sizeof *off);
-    if (off == NULL)
-        hwp_skip("out of memory");
-    hwp_emit_int("cache_levels", (long long)caches);
-    /* The pairs span the sweep's last footprint, at memory latency when
-     * the sweep reached memory: the whole buffer would cost twice the
-     * time in relinking and tell nothing more. */
-    span = mem ? (size_t)x[n - 1] : max;
-    below = caches > 1 ? line_below_l1(buf, span, page, line, off) : 0;
-    for (i = 0; i < caches && i < 3; i++) {
-        size_t lline = i > 0 ? below : 0;
-        hwp_log("level %zu: %.0f bytes, %.2f ns, line %zu", i + 1, sizes[i],
-                lat[i], lline);
-        emit_level((int)i + 1, sizes[i], lat[i], mhz, lline);
-    }
-    hwp_emit_int("llc_effective_bytes", (long long)sizes[caches - 1]);
-    emit_memory(x, ns, n, mem, mhz);
-    free(off);
-    hwc_paged_free(&sw.s);
-    hwc_free(buf, max);
+    emit(&h, mhz, why);
     return hwp_finish();
 }

@@ -1,8 +1,11 @@
 # hw_memory.m4 - the data-side memory hierarchy: L1D by the conflict test
-# (X-Ray 4.2, Sandoval 2.2.1), the lower levels and memory by a TLB-
-# amortised sweep of random pointer chains (Sandoval 2.2.2, BlackjackBench
-# 3.1), line sizes by access pairs (BlackjackBench 3.1.1); the data TLB
-# by T(1,k) and T(2,k) sweeps (Sandoval 2.2.3, BlackjackBench 3.2).
+# (X-Ray 4.2, Sandoval 2.2.1); the lower levels and memory by a TLB-
+# amortised sweep of random pointer chains over five page placements,
+# each a reading of its own, the sizes being what the readings agree on,
+# with a fully random chain to count the levels and give their load-to-
+# use latencies (Sandoval 2.2.2, BlackjackBench 3.1); line sizes by
+# access pairs (BlackjackBench 3.1.1); the data TLB by T(1,k) and T(2,k)
+# sweeps (Sandoval 2.2.3, BlackjackBench 3.2).
 #
 # Then, for the levels below the L1: inclusion by back-invalidation (does
 # a burst of prefetches through a level take a hot set out of the L1?),
@@ -10,12 +13,14 @@
 # super-pages), where those are physically contiguous.
 #
 # Memory use: the L1D probe touches at most 16 MiB, the sweep at most
-# 512 MiB (a quarter of the machine's memory if that is less), the TLB
+# 512 MiB (a quarter of the machine's memory if that is less) and its
+# random chain a quarter of that, at most 128 MiB, beside it; the TLB
 # probe at most 64 MiB of a 256 MiB reservation, the inclusion probe at
 # most 128 MiB, the assoc probe 64 MiB of huge pages and 16 MiB of base
-# pages (presets of all of a probe's values skip it).  Time: about 3.5 s
-# on the 2-core reference VM (l1d 0.3 s, caches 2-3 s of its 4 s budget,
-# tlb 0.3 s, inclusion up to 0.3 s, assoc 0.05 s).
+# pages (presets of all of a probe's values skip it).  Time: the caches
+# probe takes its 4 s budget (and measures again when its readings
+# disagree or fail a cross-check and the budget is not spent), the
+# others well under a second each.
 # A level the sweep does not find is "none": its macros stay undefined.
 #
 # Inclusion cannot tell an exclusive level from a non-inclusive one (both
@@ -42,6 +47,7 @@ _HW_VALUE([l1d_line_bytes], [int], [8], [4096], [64], [caches],
 _HW_VALUE([l1d_latency_cycles], [int], [1], [100], [4], [caches],
   [L1 data cache load-to-use latency, in cycles])dnl
 _HW_RUN([l1d], [l1d_bytes l1d_assoc l1d_line_bytes l1d_latency_cycles], [2])
+_HW_EXPORT([l1d_bytes])
 _HW_EXPORT([l1d_line_bytes])
 _HW_VALUE([cache_levels], [int], [1], [8], [1], [caches],
   [data-side cache levels found by the latency sweep])dnl

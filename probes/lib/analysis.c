@@ -287,14 +287,17 @@ static double prefix_sums(const double *y, size_t n, double *s1, double *s2)
  * in j+1 segments, from prev (j segments); from[i] = start of the last
  * segment.  The strict < keeps the earliest break among equal costs. */
 static void step_row(const double *s1, const double *s2, size_t n, size_t j,
-                     const double *prev, double *cur, size_t *from)
+                     size_t min_len, const double *prev, double *cur,
+                     size_t *from)
 {
     size_t i, s;
 
-    for (i = j + 1; i <= n; i++) {
+    for (i = 0; i <= n; i++)
+        cur[i] = INFINITY;
+    for (i = (j + 1) * min_len; i <= n; i++) {
         double best = INFINITY;
-        size_t arg = j;
-        for (s = j; s < i; s++) {
+        size_t arg = j * min_len;
+        for (s = j * min_len; s + min_len <= i; s++) {
             double c = prev[s] + segment_sse(s1, s2, s, i);
             if (c < best) {
                 best = c;
@@ -328,10 +331,19 @@ static void step_backtrack(const size_t *from, const double *s1, size_t n,
 double hwa_step_fit(const double *y, size_t n, size_t k, size_t *breaks,
                     double *levels)
 {
+    return hwa_step_fit_min(y, n, k, 1, breaks, levels);
+}
+
+double hwa_step_fit_min(const double *y, size_t n, size_t k, size_t min_len,
+                        size_t *breaks, double *levels)
+{
     double *s1, *s2, *prev, *cur, *tmp, rss, mean;
     size_t *from, i, j;
 
-    if (n == 0 || k >= n || k + 1 > ((size_t)-1 / sizeof *from) / (n + 1))
+    if (min_len < 1)
+        min_len = 1;
+    if (n == 0 || (k + 1) * min_len > n
+        || k + 1 > ((size_t)-1 / sizeof *from) / (n + 1))
         return -1.0;
     s1 = malloc(4 * (n + 1) * sizeof *s1);
     from = malloc((k + 1) * (n + 1) * sizeof *from);
@@ -345,10 +357,10 @@ double hwa_step_fit(const double *y, size_t n, size_t k, size_t *breaks,
     cur = prev + (n + 1);
 
     mean = prefix_sums(y, n, s1, s2);
-    for (i = 1; i <= n; i++)
-        prev[i] = segment_sse(s1, s2, 0, i);
+    for (i = 0; i <= n; i++)
+        prev[i] = i >= min_len ? segment_sse(s1, s2, 0, i) : INFINITY;
     for (j = 1; j <= k; j++) {
-        step_row(s1, s2, n, j, prev, cur, from + j * (n + 1));
+        step_row(s1, s2, n, j, min_len, prev, cur, from + j * (n + 1));
         tmp = prev;
         prev = cur;
         cur = tmp;

@@ -43,6 +43,10 @@ size_t hwa_count_levels(const double *y, size_t n, double rel_width,
  * when k+1 > n or out of memory. */
 double hwa_step_fit(const double *y, size_t n, size_t k, size_t *breaks,
                     double *levels);
+/* The same with every segment at least min_len points long (a level is a
+ * plateau, not a point on a rise); -1 when (k+1) * min_len > n. */
+double hwa_step_fit_min(const double *y, size_t n, size_t k, size_t min_len,
+                        size_t *breaks, double *levels);
 
 /* BlackjackBench 4.2.1, with a fixed threshold: the index of the first
  * point whose y exceeds the mean of all earlier points by more than `rel`

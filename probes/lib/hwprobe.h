@@ -70,6 +70,10 @@ void hwp_emit_dec(const char *key, double value);
  * configure shows next to the undefined value and in the header. */
 void hwp_absent(const char *key, const char *reason);
 
+/* What configure should show beside a value it prints: how many readings
+ * agree on it, for one.  One line on stderr. */
+void hwp_note(const char *key, const char *text);
+
 /* Exit 77 with a reason: this machine or build cannot be measured. */
 void hwp_skip(const char *reason)
 #if defined(__GNUC__)

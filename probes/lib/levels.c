@@ -108,121 +108,88 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
     return levels;
 }
 
-/* Level j + 1 joins level j: boundary j goes, so the merged level ends
- * where its slower part does, and keeps level j's latency, so a chain of
- * close levels is compared with the fastest of them and cannot creep up
- * into memory one small step at a time. */
-size_t hwl_merge_close(double *sizes, double *lat, size_t levels,
-                       double ratio)
+/* A plateau holds three points at least: two could be one point on a rise
+ * and a spike the cleaning could not take out (the last point has no
+ * neighbour after it to be compared with). */
+#define MIN_PLATEAU 3
+
+/* The step fit into `levels` plateaus of the cleaned curve, on log
+ * latency (levels differ by factors, not by amounts); start[] and lat[]
+ * as in hwl_plateaus.  Returns 0 when no such fit exists. */
+static size_t fit(const double *ym, size_t n, size_t levels, size_t min_len,
+                  size_t *start, double *lat)
 {
-    size_t j = 0, i;
-    while (j + 1 < levels) {
-        if (lat[j + 1] >= lat[j] * ratio) {
-            j++;
-            continue;
-        }
-        if (j + 2 == levels && j > 0) {
-            /* Level j is close to the last level, memory: it is the
-             * start of the rise into memory, and goes with its end. */
-            lat[j] = lat[j + 1];
-            levels--;
-            j--;
-            continue;
-        }
-        for (i = j; i + 2 < levels; i++) {
-            sizes[i] = sizes[i + 1];
-            lat[i + 1] = lat[i + 2];
-        }
-        levels--;
+    double lg[HWL_MAX_POINTS];
+    size_t breaks[HWL_MAX_LEVELS], i, j;
+    if (levels < 1 || levels > HWL_MAX_LEVELS)
+        return 0;
+    for (i = 0; i < n; i++)
+        lg[i] = log(ym[i]);
+    if (hwa_step_fit_min(lg, n, levels - 1, min_len, breaks, NULL) < 0.0)
+        return 0;
+    for (j = 0; j < levels; j++) {
+        size_t a = j == 0 ? 0 : breaks[j - 1], b = j + 1 == levels ? n : breaks[j];
+        start[j] = a;
+        lat[j] = hwa_median(ym + a, b - a);
     }
     return levels;
 }
 
-double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
-                    double lo, double hi)
+/* Plateaus apart by `ratio`, the levels between the first and the last
+ * holding min_points each (the first and last may be cut by the sweep). */
+static int separated(const size_t *start, const double *lat, size_t levels,
+                     size_t n, double ratio, size_t min_points)
 {
-    double ym[HWL_MAX_POINTS], mid = sqrt(lo * hi);
+    size_t j;
+    for (j = 0; j + 1 < levels; j++)
+        if (lat[j + 1] < lat[j] * ratio)
+            return 0;
+    for (j = 1; j + 1 < levels; j++)
+        if (start[j + 1] - start[j] < min_points)
+            return 0;
+    return start[levels - 1] < n;
+}
+
+size_t hwl_plateaus(const double *y, size_t n, double ratio,
+                    size_t min_points, size_t max, size_t *start, double *lat)
+{
+    double ym[HWL_MAX_POINTS];
+    size_t levels;
+    if (n < 2 || n > HWL_MAX_POINTS)
+        return 0;
+    clean_curve(y, n, ym);
+    if (max > HWL_MAX_LEVELS)
+        max = HWL_MAX_LEVELS;
+    for (levels = max; levels > 1; levels--)
+        if (fit(ym, n, levels, MIN_PLATEAU, start, lat) == levels
+            && separated(start, lat, levels, n, ratio, min_points))
+            return levels;
+    start[0] = 0;
+    lat[0] = hwa_median(ym, n);
+    return 1;
+}
+
+size_t hwl_fit(const double *y, size_t n, size_t levels, size_t *start,
+               double *lat)
+{
+    double ym[HWL_MAX_POINTS];
+    if (n < 2 || n > HWL_MAX_POINTS)
+        return 0;
+    clean_curve(y, n, ym);
+    return fit(ym, n, levels, MIN_PLATEAU, start, lat);
+}
+
+double hwl_edge(const double *x, const double *y, size_t n, size_t from,
+                double lo, double hi)
+{
+    double ym[HWL_MAX_POINTS], limit = pow(lo, 0.75) * pow(hi, 0.25);
     size_t i;
-    if (n == 0 || n > HWL_MAX_POINTS || lo <= 0.0 || hi <= lo)
+    if (n == 0 || n > HWL_MAX_POINTS || from >= n || !(lo > 0.0) || hi <= lo)
         return 0.0;
     clean_curve(y, n, ym);
-    for (i = from; i < n; i++)
-        if (ym[i] >= mid) {
-            double f;
-            if (i == 0 || ym[i - 1] >= mid)
-                return x[i];
-            f = log(mid / ym[i - 1]) / log(ym[i] / ym[i - 1]);
-            return exp(log(x[i - 1]) + f * log(x[i] / x[i - 1]));
-        }
-    return 0.0;
-}
-
-/* The rules of the cache-only curve (caches.c), four points per octave. */
-/* A latency within this of a level's own is still that level (Sandoval's
- * effective size: where the latency starts to rise). */
-#define FLAT_REL 0.10
-/* A level must hold three points, most of an octave: caches grow by a
- * factor of two or more from one level to the next (Sandoval 2.3.2),
- * while a soft transition spreads its points over a wide range of
- * latencies. */
-#define LEVEL_POINTS 3
-/* A level must also be at least LEVEL_RATIO times slower than the one
- * before it, or it is merged into that one (hwl_merge_close).  Cache
- * levels that are worth blocking for differ by a factor of three or more
- * (L1 -> L2 -> L3 -> memory: 1.3, 4, 15, 55 ns on the reference VM; 4,
- * 12, 40, 200 cycles in the usual textbook table), so a factor of two is
- * half that gap in log latency: what lies closer is a part of one level
- * (a shared cache's near and far slices) or the start of the rise into
- * the next, and it came and went with the neighbours' load: 3 or 4
- * levels over ten runs, 3 in all recorded curves after the merge.  The
- * density count alone keeps levels apart from 1.35x (hwl_levels), where
- * such a stretch sits right on the edge. */
-#define LEVEL_RATIO 2.0
-
-/* The lower levels' effective sizes from the middle of each rise.  The
- * first point that lifts FLAT_REL above the level moved by a grid step
- * or two from configure to configure on the reference VM (L2 1.0-1.5 MiB,
- * L3 6-16 MiB), since page colours and the neighbours decide where a
- * soft rise starts; where it is half done (hwl_midpoint) moved by a tenth
- * of an octave.  Half of that footprint is at or before the start of every
- * soft rise we have recorded (a rise spans about an octave to its middle
- * and top), and on a sharp step it is half the cache: conservative, by
- * Sandoval's rule.  The half-octave grid rounding down then absorbs what
- * jitter is left, in favour of the smaller size.  L1 keeps its flat-point
- * size: its edge is sharp and its set index lies inside a page, so
- * placement cannot move it. */
-static void lower_levels(const double *x, const double *y, size_t n,
-                         size_t levels, double *sizes, const double *lat)
-{
-    size_t i, from = 0;
-    for (i = 1; i + 1 < levels; i++) {
-        double mid;
-        while (from < n && x[from] <= sizes[i - 1])
-            from++;
-        mid = hwl_midpoint(x, y, n, from, lat[i], lat[i + 1]);
-        if (mid > 0.0)
-            sizes[i] = hwl_grid_down(mid / 2.0);
-    }
-}
-
-size_t hwl_hierarchy(const double *x, const double *y, size_t n,
-                     double *sizes, double *lat, size_t max)
-{
-    size_t levels = hwl_levels(x, y, n, LEVEL_POINTS, FLAT_REL, sizes, lat,
-                               max);
-    levels = hwl_merge_close(sizes, lat, levels, LEVEL_RATIO);
-    lower_levels(x, y, n, levels, sizes, lat);
-    return levels;
-}
-
-double hwl_grid_down(double bytes)
-{
-    double g = 1.0;
-    if (bytes < 1.0)
-        return 0.0;
-    while (g * 2.0 <= bytes)
-        g *= 2.0;
-    return g * 1.5 <= bytes ? g * 1.5 : g;
+    for (i = from; i + 1 < n && ym[i + 1] <= limit; i++)
+        ;
+    return x[i];
 }
 
 size_t hwl_same_steps(const double *a, size_t na, const double *b, size_t nb,

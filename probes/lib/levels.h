@@ -26,35 +26,32 @@ size_t hwl_levels(const double *x, const double *y, size_t n,
                   size_t min_points, double flat_rel, double *sizes,
                   double *lat, size_t max);
 
-/* Merge a level into the one before it when its latency is less than
- * `ratio` times that one's: the merged level has the faster latency and
- * the slower one's end.  sizes[] (levels - 1 boundaries) and lat[]
- * (levels) are rewritten in place; returns the new number of levels. */
-size_t hwl_merge_close(double *sizes, double *lat, size_t levels,
-                       double ratio);
+/* The plateaus of a latency curve, cleaned as above: the most levels, at
+ * most max, for which the optimal step fit on log latency (Sandoval
+ * 2.3.3, no plateau shorter than three points) has each level at least
+ * `ratio` times slower than the one before, and each level between the
+ * first and the last at least min_points long (an octave: a plateau, not
+ * a stretch of a soft rise).  start[j] is the first point of level j and
+ * lat[j] its median latency (room for max each).  Returns the number of
+ * levels: 1 when the curve has no boundary, 0 for bad input. */
+size_t hwl_plateaus(const double *y, size_t n, double ratio,
+                    size_t min_points, size_t max, size_t *start, double *lat);
 
-/* Where a level's rise is half done: the footprint, interpolated on log
- * scales, at which the curve (cleaned as in hwl_levels) first reaches the
- * geometric mean of lo and hi, the latencies of the level and the next,
- * searching from index `from` on.  On a soft rise this is the one
- * quantity that page placement and the neighbours' noise hardly move: the
- * rise's start wanders by a grid step from run to run, its middle does not.
- * Returns 0 when the curve never gets there. */
-double hwl_midpoint(const double *x, const double *y, size_t n, size_t from,
-                    double lo, double hi);
+/* The same fit into exactly `levels` plateaus, for a curve whose number of
+ * levels another measurement gave.  Returns levels, or 0 when the curve
+ * cannot hold them. */
+size_t hwl_fit(const double *y, size_t n, size_t levels, size_t *start,
+               double *lat);
 
-/* The whole analysis of a cache-only curve (caches.c: four points per
- * octave, from one page to past the last cache): hwl_levels with a level
- * of at least three points, hwl_merge_close at a factor of two, then each
- * level below the first reported at half the footprint where its rise is
- * half done (hwl_midpoint), on the grid of hwl_grid_down.  The first
- * level keeps its flat end.  Same outputs and return as hwl_levels. */
-size_t hwl_hierarchy(const double *x, const double *y, size_t n,
-                     double *sizes, double *lat, size_t max);
-
-/* A size rounded down to the half-octave grid 2^k, 3 * 2^(k-1): the
- * lower cell, when in doubt the smaller size. */
-double hwl_grid_down(double bytes);
+/* Where a level of latency lo ends, before the next of latency hi: the
+ * last footprint from index `from` on before the cleaned curve first
+ * passes a quarter of the way from lo to hi (on log scales).  A quarter,
+ * not half: a footprint past it already pays a good part of the next
+ * level's cost, and when in doubt the smaller size wins; the first point
+ * above lo itself moves with every wobble of a soft rise.  0 on bad
+ * input. */
+double hwl_edge(const double *x, const double *y, size_t n, size_t from,
+                double lo, double hi);
 
 /* Sandoval's false-positive test for TLB steps (2.2.3): a step of T(1,k)
  * at x pages that is a TLB's shows in T(2,k) at the same x, while one that

@@ -232,6 +232,11 @@ void hwp_absent(const char *key, const char *reason)
     fprintf(stderr, "%s: no %s: %s\n", probe_name, key, reason);
 }
 
+void hwp_note(const char *key, const char *text)
+{
+    fprintf(stderr, "%s: note %s: %s\n", probe_name, key, text);
+}
+
 void hwp_skip(const char *reason)
 {
     fprintf(stderr, "%s: cannot measure here: %s\n", probe_name, reason);
