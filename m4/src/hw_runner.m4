@@ -100,8 +100,10 @@ m4_define([_HW_INSTALLED_INIT],
 AS_IF([test -z "$PKG_CONFIG"],
   [AC_MSG_ERROR([--with-hwparams=installed needs pkg-config, which was not found])])
 AC_MSG_CHECKING([for an installed hwparams])
+# AC_MSG_RESULT escapes backquotes: run pkg-config first.
 AS_IF([$PKG_CONFIG --exists hwparams],
-  [AC_MSG_RESULT([version `$PKG_CONFIG --modversion hwparams`])],
+  [hw_installed_version=`$PKG_CONFIG --modversion hwparams`
+   AC_MSG_RESULT([version $hw_installed_version])],
   [AC_MSG_RESULT([no])
    AC_MSG_ERROR([--with-hwparams=installed: pkg-config finds no hwparams.pc; install hwparams or set PKG_CONFIG_PATH])])
 ])
