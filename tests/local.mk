@@ -34,7 +34,7 @@ clean-local-tests:
 shell_tests = \
 	tests/header.test tests/embedded.test tests/downstream.test \
 	tests/presets.test tests/faults.test tests/cache.test tests/cross.test \
-	tests/clock.test tests/machine.test tests/measured.test
+	tests/clock.test tests/machine.test tests/measured.test tests/serial.test
 TESTS += $(shell_tests)
 EXTRA_DIST += $(shell_tests)
 

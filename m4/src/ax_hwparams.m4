@@ -67,8 +67,6 @@
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
 
-#serial 2
-
 AC_DEFUN([AX_HWPARAMS],
 [AC_REQUIRE([_HW_INIT])dnl
 HW_PROBE_CLOCK
