@@ -71,7 +71,9 @@ m4_ifdef([_HW_GROUP_]_hw_group,
     ;;
 ])dnl
   @HW_PARAMS_INFO@)
-    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode: 1 when every value below was measured here. */"
+    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode.  HW_PARAMS_MEASURED is 1 when"
+    echo " * every value below was measured here (one withheld with its reason"
+    echo " * counts), 0 when any is preset, installed or a fallback. */"
     echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
     echo "@%:@ifndef HW_PARAMS_MEASURED"
     echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
