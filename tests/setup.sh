@@ -29,3 +29,19 @@ project_configure() {
 header_comment() {
   grep -B1 "^#ifndef $2\$" "$1/hwparams.h" | sed 1q
 }
+
+# probe_run OUT COMMAND...: run a probe (COMMAND may wrap it, as taskset or
+# env do) with its stdout in OUT and its stderr in OUT.err.  A probe that
+# cannot measure here (exit 77) skips the test with its reason: a live
+# test asserts what holds on every machine, and a machine without what the
+# probe needs is not a failure.  Any other failure fails the test.
+probe_run() {
+  pr_out=$1; shift
+  pr_status=0
+  "$@" >"$pr_out" 2>"$pr_out.err" || pr_status=$?
+  case $pr_status in
+    0) ;;
+    77) skip "$(sed -n 's/.*: cannot measure here: /cannot measure here: /p' "$pr_out.err" | sed 1q)" ;;
+    *) cat "$pr_out.err" >&2; fail "$* failed (status $pr_status)" ;;
+  esac
+}

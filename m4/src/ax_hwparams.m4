@@ -18,9 +18,33 @@
 #
 #   Each probe is built with the project's $CC $CPPFLAGS $CFLAGS, runs under
 #   a time budget, and must print "key=value" numbers within plausible
-#   bounds.  A probe that does not build, crashes, hangs or prints garbage
-#   gives a warning and a conservative fallback; HW_PARAMS_MEASURED is then
-#   0.  Measuring never makes configure fail; invalid user input does.
+#   bounds.  A probe that does not build, crashes, hangs or prints
+#   garbage, or leaves out a value it was asked for without giving a
+#   reason ("PROBE: no KEY: REASON" on stderr), gives a warning and a
+#   conservative fallback for what it did not deliver.  Measuring never
+#   makes configure fail; invalid user input does.
+#
+#   HW_PARAMS_MEASURED is 1 when every value was measured here.  A value
+#   a probe withheld with its reason (a memory latency the sweep did not
+#   reach, say) counts as measured: it is a finding, left undefined and
+#   labelled.  A preset, an installed value or a fallback makes it 0.
+#
+#   Measurements belong to the machine they were taken on.  configure
+#   records it (architecture; the first CPU's vendor, family, model and
+#   stepping as /proc/cpuinfo gives them; the CPUs it may use) in
+#   hw_cv_machine, the header's opening comment and the "machine"
+#   variable of HW_PC_VARIABLES.  Cached values (config.cache or
+#   config.site) recorded on another machine, or on none, are obtained
+#   again, with a notice naming both machines; presets stand.  Installed
+#   mode warns when the installed values come from another machine.
+#
+#   Each probe's raw curve (-d), stdout and stderr stay in hwparams-dumps/
+#   of the build directory (PROBE.txt, PROBE.out, PROBE.err), to attach to
+#   a bug report; configure's last notice says where.  Have "make
+#   distclean" remove them, e.g. in Makefile.am:
+#
+#     distclean-local:
+#             rm -rf hwparams-dumps
 #
 #   Every value is a cache variable named after its macro, in lower case
 #   and without the prefix (HW_CPU_MHZ is hw_cv_cpu_mhz), so that
@@ -51,7 +75,9 @@
 #   crash, hang, garbage or build, makes a probe fail on purpose so that
 #   the fallbacks can be exercised, and PROBE:absent makes it withhold
 #   its values, each with a reason, as a probe does with a value it
-#   cannot see here.
+#   cannot see here; PROBE:drop deletes the first line of its output (a
+#   value left out without a reason) and PROBE:extra adds a key nobody
+#   asked for (noted in config.log, not used).
 #
 #   This file is self-contained: the probe sources and the header template
 #   are embedded, so a project that copies it into its m4 directory (or
@@ -66,8 +92,6 @@
 #   permitted in any medium without royalty provided the copyright notice
 #   and this notice are preserved.  This file is offered as-is, without any
 #   warranty.
-
-#serial 2
 
 AC_DEFUN([AX_HWPARAMS],
 [AC_REQUIRE([_HW_INIT])dnl

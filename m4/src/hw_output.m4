@@ -20,7 +20,10 @@ AC_CONFIG_COMMANDS_POST(
 [AC_MSG_NOTICE([hwparams ($hw_mode mode): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
 AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
 AS_IF([test -n "$hw_fallback_keys"],
-  [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])])
+  [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
+AS_IF([test -d "$hw_dump_dir"],
+  [hw_dump_path=`pwd`/$hw_dump_dir
+   AC_MSG_NOTICE([hwparams: each probe's output and raw curve are in $hw_dump_path (attach them to a bug report)])])])
 _HW_RENDER_HEADER
 _HW_PC_VARIABLES
 AC_CONFIG_COMMANDS([$1],
@@ -68,11 +71,15 @@ m4_ifdef([_HW_GROUP_]_hw_group,
     ;;
 ])dnl
   @HW_PARAMS_INFO@)
-    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode: 1 when every value below was measured here. */"
+    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode.  HW_PARAMS_MEASURED is 1 when"
+    echo " * every value below was measured here (one withheld with its reason"
+    echo " * counts), 0 when any is preset, installed or a fallback. */"
     echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
     echo "@%:@ifndef HW_PARAMS_MEASURED"
     echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
     echo "@%:@endif" ;;
+  *@HW_MACHINE@*)
+    printf '%s\n' "${hw_line%%@HW_MACHINE@*}$hw_cv_machine$hw_machine_note${hw_line#*@HW_MACHINE@}" ;;
   *) printf '%s\n' "$hw_line" ;;
   esac
 done <conftest.hwt >conftest.hwh
@@ -86,7 +93,8 @@ rm -f conftest.hwt conftest.hwh
 # ----------------
 # HW_PC_VARIABLES: one "key=value" line per value found, for hwparams.pc.
 m4_define([_HW_PC_VARIABLES],
-[HW_PC_VARIABLES="measured=$hw_params_measured"
+[HW_PC_VARIABLES="measured=$hw_params_measured
+machine=$hw_cv_machine"
 m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
 [AS_IF([test "x$hw_cv_[]_hw_key" != xnone],
   [HW_PC_VARIABLES="$HW_PC_VARIABLES

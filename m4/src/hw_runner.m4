@@ -37,6 +37,7 @@ m4_append_uniq_w([_HW_KEYS], [$1])])
 # probe is linked with the whole library.
 m4_define([_HW_RUN],
 [AC_REQUIRE([_HW_INIT])dnl
+hw_fn_forget_other_machine "$2"
 hw_probe_flags="$5"
 hw_fn_run_probe $1 "$2" $3 $4
 m4_foreach_w([_hw_key], [$2],
@@ -68,7 +69,9 @@ AC_ARG_WITH([hwparams],
      bandwidth probe 256 MiB-1 GiB); "installed" reads an installed
      hwparams through pkg-config; "portable" probes nothing and uses
      conservative values, for binaries that run elsewhere.  Any value can be
-     preset as a cache variable, e.g. hw_cv_cpu_mhz=3000])],
+     preset as a cache variable, e.g. hw_cv_cpu_mhz=3000.  Each probe's
+     output and raw curve are kept in hwparams-dumps/ of the build
+     directory, for bug reports])],
   [], [with_hwparams=measure])
 AS_CASE([$with_hwparams],
   [yes|measure], [hw_mode=measure],
@@ -78,10 +81,13 @@ AS_CASE([$with_hwparams],
 AS_IF([test "$hw_mode" = measure && test "$cross_compiling" = yes],
   [hw_mode=cross
    AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks])])
+_HW_MACHINE
 AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
 AC_SUBST([HW_LIBM])
 hw_probe_dir=conftest.hwp
+# Kept after configure (make distclean removes it), unlike conftest.hwp.
+hw_dump_dir=hwparams-dumps
 hw_probe_inputs=
 hw_probe_seconds=0
 hw_probes_run=
@@ -92,6 +98,25 @@ AS_CASE([$hw_mode],
   [hw_fallback_why="not measured"])
 ])
 
+# _HW_MACHINE
+# -----------
+# Measurements belong to the machine they were taken on: record this one
+# in hw_cv_machine (and the header and hwparams.pc), and remember which
+# machine a loaded cache or config.site recorded in hw_cached_machine, so
+# that _HW_RUN obtains again the cached values from another machine.  The
+# OS's description is the right source for identity, not for values.
+m4_define([_HW_MACHINE],
+[AC_MSG_CHECKING([which machine this is])
+hw_cached_machine=${hw_cv_machine-}
+hw_cv_machine=`hw_fn_machine`
+hw_forgot=
+AC_MSG_RESULT([$hw_cv_machine])
+AS_CASE([$hw_mode],
+  [portable], [hw_machine_note="; nothing measured (portable mode)"],
+  [cross], [hw_machine_note="; nothing measured (cross-compiling for $host)"],
+  [hw_machine_note=])
+])
+
 # _HW_INSTALLED_INIT
 # ------------------
 # Installed mode: find the hwparams.pc of an earlier install.
@@ -100,8 +125,14 @@ m4_define([_HW_INSTALLED_INIT],
 AS_IF([test -z "$PKG_CONFIG"],
   [AC_MSG_ERROR([--with-hwparams=installed needs pkg-config, which was not found])])
 AC_MSG_CHECKING([for an installed hwparams])
+# AC_MSG_RESULT escapes backquotes: run pkg-config first.
 AS_IF([$PKG_CONFIG --exists hwparams],
-  [AC_MSG_RESULT([version `$PKG_CONFIG --modversion hwparams`])],
+  [hw_installed_version=`$PKG_CONFIG --modversion hwparams`
+   AC_MSG_RESULT([version $hw_installed_version])],
   [AC_MSG_RESULT([no])
    AC_MSG_ERROR([--with-hwparams=installed: pkg-config finds no hwparams.pc; install hwparams or set PKG_CONFIG_PATH])])
+hw_installed_machine=`$PKG_CONFIG --variable=machine hwparams`
+hw_machine_note="; values installed, measured on ${hw_installed_machine:-an unrecorded machine}"
+AS_IF([test "x$hw_installed_machine" != "x$hw_cv_machine"],
+  [AC_MSG_WARN([the installed hwparams was measured on ${hw_installed_machine:-a machine it does not record}; this is $hw_cv_machine: its values may not fit (--with-hwparams=measure measures here)])])
 ])

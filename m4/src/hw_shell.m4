@@ -11,6 +11,42 @@ AC_DEFUN([_HW_SHELL_FNS],
 [hw_now=`date +%s.%N 2>/dev/null`
   AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])
   echo "$hw_now"])
+AS_REQUIRE_SHELL_FN([hw_fn_machine],
+  [AS_FUNCTION_DESCRIBE([hw_fn_machine], [],
+    [Print what identifies this machine: the architecture, the first
+     CPU's vendor, family, model and stepping as the OS describes them
+     (x86 and Arm on Linux), and how many CPUs this process may use.])],
+[hw_arch=`uname -m 2>/dev/null` || hw_arch=
+  hw_cpu=
+  AS_IF([test -r /proc/cpuinfo],
+    [hw_cpu=`$AWK '/^$/ { exit }
+      { k = $[0]; sub(/[[ \t]]*:.*/, "", k); v = $[0]; sub(/^[[^:]]*:[[ \t]]*/, "", v) }
+      k == "vendor_id" || k == "CPU implementer" { id = id " " v }
+      k == "cpu family" { id = id " family " v }
+      k == "model" { id = id " model " v }
+      k == "stepping" { id = id " stepping " v }
+      k == "CPU variant" { id = id " variant " v }
+      k == "CPU part" { id = id " part " v }
+      k == "CPU revision" { id = id " revision " v }
+      END { print id }' /proc/cpuinfo 2>/dev/null`])
+  hw_ncpu=`nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null`
+  echo "${hw_arch:-unknown}$hw_cpu, ${hw_ncpu:-unknown} usable CPUs"])
+AS_REQUIRE_SHELL_FN([hw_fn_forget_other_machine],
+  [AS_FUNCTION_DESCRIBE([hw_fn_forget_other_machine], [KEYS],
+    [Forget the cached (not preset) value of each of KEYS (a list) when
+     the cache was written on another machine than this one, so that
+     it is obtained again; say so once.])],
+[AS_IF([test "x$hw_cached_machine" = "x$hw_cv_machine"], [return 0])
+  for hw_key in $[1]; do
+    eval "hw_val=\${hw_cv_$hw_key-} hw_origin=\${hw_cv_${hw_key}_origin-}"
+    AS_CASE([$hw_origin], [*" $hw_val"], [], [continue])
+    AS_IF([test -z "$hw_forgot"],
+      [hw_forgot=yes
+       AC_MSG_NOTICE([hwparams: the cached values (config.cache or config.site) were measured on ${hw_cached_machine:-an unrecorded machine}; this is $hw_cv_machine: obtaining them again (preset values stand)])])
+    AS_UNSET([hw_cv_$hw_key])
+    AS_UNSET([hw_cv_${hw_key}_origin])
+    AS_UNSET([hw_cv_${hw_key}_note])
+  done])
 AS_REQUIRE_SHELL_FN([hw_fn_valid],
   [AS_FUNCTION_DESCRIBE([hw_fn_valid], [VALUE TYPE MIN MAX],
     [Succeed when VALUE is a TYPE (int or dec) number within MIN..MAX.])],
@@ -72,11 +108,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_exec],
 AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   [AS_FUNCTION_DESCRIBE([hw_fn_run_probe], [PROBE KEYS BUDGET ARGS...],
     [Unless every KEY is known, build and run PROBE under BUDGET seconds
-     and leave each KEY it printed in hw_m_KEY; else say why in hw_why.])],
+     and leave each KEY it printed in hw_m_KEY, or its reason for leaving
+     it out in hw_absent_KEY; else say why in hw_why.  A KEY left out
+     without a reason is named in hw_unexplained and warned about.])],
 [hw_probe=$[1] hw_keys=$[2] hw_budget=$[3]; shift; shift; shift
-  hw_why=
+  hw_why= hw_unexplained=
   for hw_key in $hw_keys; do
-    eval "hw_m_$hw_key="
+    eval "hw_m_$hw_key= hw_absent_$hw_key="
   done
   hw_need=no
   for hw_key in $hw_keys; do
@@ -89,6 +127,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
        AC_MSG_NOTICE([$hw_why])
        return 0])])
   AS_ECHO_N(["running probe $hw_probe... "]) >&AS_MESSAGE_FD
+  rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err
   hw_t0=`hw_fn_now`
   AS_IF([hw_fn_build_probe $hw_probe], [hw_fn_probe_exec "$[@]"])
   hw_t1=`hw_fn_now`
@@ -96,10 +135,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
     'BEGIN { printf "%.2f", a + c - b }'`
   hw_probes_run="$hw_probes_run $hw_probe"
   AS_IF([test -z "$hw_why"],
-    [AS_ECHO(["done"]) >&AS_MESSAGE_FD],
+    [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
     [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
      AC_MSG_WARN([probe $hw_probe: $hw_why; using fallbacks for: $hw_keys])
-     hw_why="probe $hw_probe $hw_why"])])
+     hw_why="probe $hw_probe $hw_why"])
+  for hw_key in $hw_unexplained; do
+    AC_MSG_WARN([probe $hw_probe printed no $hw_key and gave no reason; using its fallback])
+  done])
 AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_probe_exec], [ARGS...],
     [Run the built $hw_probe, parse its output or set hw_why.])],
@@ -109,35 +151,55 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
     [*" $hw_probe:hang "*], [hw_inject=hang],
     [*" $hw_probe:garbage "*], [hw_inject=garbage],
     [*" $hw_probe:absent "*], [hw_inject=absent])
-  hw_out=$hw_probe_dir/$hw_probe.out
+  # The probe's dump (-d), stdout and stderr stay in the build tree, for
+  # a bug report: PROBE.txt, PROBE.out and PROBE.err.
+  AS_MKDIR_P([$hw_dump_dir])
+  hw_dump=$hw_dump_dir/$hw_probe
+  hw_out=$hw_dump.out hw_err=$hw_dump.err
   # The probe stops itself at its budget; the kill is for a probe that
   # hangs, with room for a loaded machine.
   hw_limit=`expr $hw_budget \* 3 + 2`
-  _AS_ECHO_LOG([running $hw_probe -b $hw_budget $hw_probe_inputs $[*] (killed after $hw_limit s)])
+  _AS_ECHO_LOG([running $hw_probe -b $hw_budget -d $hw_dump.txt $hw_probe_inputs $[*] (killed after $hw_limit s)])
   HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
-    $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget $hw_probe_inputs "$[@]" \
-    >$hw_out 2>$hw_probe_dir/$hw_probe.err
+    $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
+    $hw_probe_inputs "$[@]" >$hw_out 2>$hw_err
   hw_status=$?
-  sed "s/^/$hw_probe: /" $hw_probe_dir/$hw_probe.err $hw_out >&AS_MESSAGE_LOG_FD
+  # Faults of the output itself, which the runner must catch: a key left
+  # out without a reason (drop), a key nobody asked for (extra).
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:drop "*],
+    [sed 1d $hw_out >$hw_out.tmp && mv -f $hw_out.tmp $hw_out])
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:extra "*],
+    [echo injected_extra=1 >>$hw_out])
+  sed "s/^/$hw_probe: /" $hw_err $hw_out >&AS_MESSAGE_LOG_FD
   _AS_ECHO_LOG([$hw_probe exited with status $hw_status])
   AS_CASE([$hw_status],
     [0], [hw_fn_parse_output],
-    [77], [hw_why="cannot measure here: `sed -n '$s/^[[^:]]*: cannot measure here: //p' $hw_probe_dir/$hw_probe.err`"],
+    [77], [hw_why="cannot measure here: `sed -n '$s/^[[^:]]*: cannot measure here: //p' $hw_err`"],
     [124|137], [hw_why="hung, killed after $hw_limit s"],
     [12[[89]]|1[[3-9]][[0-9]]|2[[0-9]][[0-9]]],
       [hw_why="crashed (signal `expr $hw_status - 128`, see config.log)"],
     [hw_why="failed (exit status $hw_status, see config.log)"])])
 AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
   [AS_FUNCTION_DESCRIBE([hw_fn_parse_output], [],
-    [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked for.])],
+    [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked
+     for with the reasons given on stderr for those left out, and name
+     those left out without one in hw_unexplained.])],
 [AS_IF([grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out >/dev/null],
     [hw_why="printed malformed output: `grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out | sed 1q`"
      return 1])
   for hw_key in $hw_keys; do
     hw_val=`sed -n "s/^$hw_key=//p" $hw_out | sed 1q`
-    hw_absent=`sed -n "s/^[[^:]]*: no $hw_key: //p" $hw_probe_dir/$hw_probe.err | sed 1q`
+    hw_absent=`sed -n "s/^[[^:]]*: no $hw_key: //p" $hw_err | sed 1q`
+    test -n "$hw_val$hw_absent" || hw_unexplained="$hw_unexplained $hw_key"
     eval "hw_m_$hw_key=\$hw_val hw_absent_$hw_key=\$hw_absent"
-  done])
+  done
+  # A key nobody asked for is not used; config.log says so, since it is
+  # a value no macro declares (tests/keys.test makes that an error).
+  hw_asked=" `echo $hw_keys` "
+  hw_extra=`$AWK -v asked="$hw_asked" '{ sub(/=.*/, "")
+    if (!match(asked, " " $[0] " ")) printf " %s", $[0] }' $hw_out`
+  test -z "$hw_extra" ||
+    AS_ECHO(["$hw_probe printed values nobody asked for, not used:$hw_extra"]) >&AS_MESSAGE_LOG_FD])
 AS_REQUIRE_SHELL_FN([hw_fn_settle],
   [AS_FUNCTION_DESCRIBE([hw_fn_settle], [KEY TYPE MIN MAX FALLBACK DESCRIPTION],
     [Settle hw_cv_KEY: preset or cached, else measured, installed or fallback.])],
@@ -179,12 +241,19 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
   hw_note=
   AS_IF([test $hw_kind = fallback || test -n "$hw_why"],
     [hw_val=$[5] hw_kind=fallback hw_note=${hw_why:-$hw_fallback_why}],
+    [test $hw_kind = measured && test -z "$hw_val$hw_absent"],
+    [hw_val=$[5] hw_kind=fallback
+     hw_note="probe $hw_probe printed no $[1] and gave no reason"],
     [test -z "$hw_val" && test "x$[5]" = xnone],
     [hw_val=none hw_note=$hw_absent],
+    [test $hw_kind = measured && test -z "$hw_val"],
+    [hw_val=$[5] hw_kind=fallback
+     hw_note="probe $hw_probe withheld it: $hw_absent"],
     [test "x$hw_val" = xnone && test $hw_kind = installed], [],
     [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
     [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])
-     hw_val=$[5] hw_kind=fallback hw_note="invalid $hw_kind value $hw_val"])
+     # Assignments run left to right: the note names the rejected value.
+     hw_note="invalid $hw_kind value $hw_val" hw_val=$[5] hw_kind=fallback])
   AS_IF([test $hw_kind = fallback],
     [hw_fallback_keys="$hw_fallback_keys $[1]"])
   eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\""
