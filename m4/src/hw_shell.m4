@@ -114,7 +114,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
 [hw_probe=$[1] hw_keys=$[2] hw_budget=$[3]; shift; shift; shift
   hw_why= hw_unexplained=
   for hw_key in $hw_keys; do
-    eval "hw_m_$hw_key= hw_absent_$hw_key="
+    eval "hw_m_$hw_key= hw_absent_$hw_key= hw_said_$hw_key="
   done
   hw_need=no
   for hw_key in $hw_keys; do
@@ -182,16 +182,18 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
 AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
   [AS_FUNCTION_DESCRIBE([hw_fn_parse_output], [],
     [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked
-     for with the reasons given on stderr for those left out, and name
-     those left out without one in hw_unexplained.])],
+     for with the reasons given on stderr for those left out and the
+     notes for those printed (how many readings agree), and name those
+     left out without a reason in hw_unexplained.])],
 [AS_IF([grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out >/dev/null],
     [hw_why="printed malformed output: `grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out | sed 1q`"
      return 1])
   for hw_key in $hw_keys; do
     hw_val=`sed -n "s/^$hw_key=//p" $hw_out | sed 1q`
     hw_absent=`sed -n "s/^[[^:]]*: no $hw_key: //p" $hw_err | sed 1q`
+    hw_said=`sed -n "s/^[[^:]]*: note $hw_key: //p" $hw_err | sed 1q`
     test -n "$hw_val$hw_absent" || hw_unexplained="$hw_unexplained $hw_key"
-    eval "hw_m_$hw_key=\$hw_val hw_absent_$hw_key=\$hw_absent"
+    eval "hw_m_$hw_key=\$hw_val hw_absent_$hw_key=\$hw_absent hw_said_$hw_key=\$hw_said"
   done
   # A key nobody asked for is not used; config.log says so, since it is
   # a value no macro declares (tests/keys.test makes that an error).
@@ -231,11 +233,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_known],
 AS_REQUIRE_SHELL_FN([hw_fn_obtain],
   [AS_FUNCTION_DESCRIBE([hw_fn_obtain], [KEY TYPE MIN MAX FALLBACK],
     [Set hw_cv_KEY from the probe, the installed hwparams or the fallback.])],
-[hw_absent=
+[hw_absent= hw_said=
   AS_CASE([$hw_mode],
     [installed], [hw_val=`$PKG_CONFIG --variable=$[1] hwparams`
                   hw_kind=installed],
     [measure], [eval "hw_val=\$hw_m_$[1] hw_absent=\${hw_absent_$[1]-}"
+                eval "hw_said=\${hw_said_$[1]-}"
                 hw_kind=measured],
     [hw_val= hw_kind=fallback])
   hw_note=
@@ -250,7 +253,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
     [hw_val=$[5] hw_kind=fallback
      hw_note="probe $hw_probe withheld it: $hw_absent"],
     [test "x$hw_val" = xnone && test $hw_kind = installed], [],
-    [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
+    [hw_fn_valid "$hw_val" $[2] $[3] $[4]],
+    [test $hw_kind = measured && hw_note=$hw_said],
     [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])
      # Assignments run left to right: the note names the rejected value.
      hw_note="invalid $hw_kind value $hw_val" hw_val=$[5] hw_kind=fallback])
