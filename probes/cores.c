@@ -21,6 +21,7 @@
 #include "lib/hwprobe.h"
 #include "lib/team.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 /* A thread's share lasts this long: thread start-up skew (tens of us) and
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
     static double best[KINDS][HWP_MAX_CPUS];
     static struct experiment e[KINDS];
     int pinnable, n, k, m, contexts[KINDS], smt;
+    char note[64];
     uint64_t seed = 1;
     hwp_init(argc, argv, "cores");
     n = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
@@ -199,6 +201,9 @@ int main(int argc, char **argv)
     hwp_emit_int("smt", smt);
     hwp_emit_int("fp_contexts", contexts[FP]);
     hwp_emit_int("mem_contexts", contexts[MEMORY]);
-    hwp_emit_int("usable_cpus", n);
+    /* What bounded the count, beside it on configure's line. */
+    snprintf(note, sizeof note, "of %d CPUs usable by affinity and CPU quota",
+             n);
+    hwp_note("cpus", note);
     return hwp_finish();
 }
