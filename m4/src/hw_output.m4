@@ -21,6 +21,7 @@ AC_CONFIG_COMMANDS_POST(
 AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
+_HW_SUMMARY
 AS_IF([test -d "$hw_dump_dir"],
   [hw_dump_path=`pwd`/$hw_dump_dir
    AC_MSG_NOTICE([hwparams: each probe's output and raw curve are in $hw_dump_path (attach them to a bug report)])])])
@@ -34,6 +35,40 @@ AS_IF([cmp -s "$hw_tmp" "$ac_file"],
    rm -f "$hw_tmp"],
   [mv -f "$hw_tmp" "$ac_file"])],
 [hw_header_text='$hw_header_quoted'])
+])
+
+# _HW_SUMMARY
+# -----------
+# The main values in a short table, so that nobody scrolls back through
+# a hundred lines: clock, each cache level, memory, TLB, registers,
+# vectors, cores, bandwidth.  "-" is a value not found or not declared.
+# (The shell functions are defined here, not with AS_REQUIRE_SHELL_FN:
+# they run once, in config.status's post-commands.)
+m4_define([_HW_SUMMARY],
+[hw_fn_cell () { eval "hw_cell=\${hw_cv_$[1]-none}"
+  test "x$hw_cell" = xnone && hw_cell=-; }
+hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
+  for hw_k; do hw_fn_cell $hw_k; hw_row="$hw_row $hw_cell"; done
+  printf "  %-9s $hw_fmt\n" "$hw_label" $hw_row; }
+{ echo "hwparams: the main values (details in the header and config.log):"
+  hw_fn_row "%s MHz" clock cpu_mhz
+  hw_fn_row "%s B effective (%s B, %s-way), line %s B, %s cycles" L1D \
+    l1d_effective_bytes l1d_bytes l1d_assoc l1d_line_bytes l1d_latency_cycles
+  hw_fn_row "%s B effective, line %s B, %s cycles" L2 \
+    l2_effective_bytes l2_line_bytes l2_latency_cycles
+  hw_fn_row "%s B effective, line %s B, %s cycles" L3 \
+    l3_effective_bytes l3_line_bytes l3_latency_cycles
+  hw_fn_row "%s ns, %s cycles" memory mem_latency_ns mem_latency_cycles
+  hw_fn_row "%s B of code before fetch slows" L1I l1i_effective_bytes
+  hw_fn_row "%s B pages, %s levels: %s and %s entries" TLB \
+    page_bytes tlb_levels tlb1_entries tlb2_entries
+  hw_fn_row "int %s, float %s, double %s, vector %s" registers \
+    int_regs fp32_regs fp64_regs vec_regs
+  hw_fn_row "%s B at full rate" vectors vec_bytes
+  hw_fn_row "%s CPUs, %s cores, %s threads a core" cores cpus cores smt
+  hw_fn_row "%s MB/s one thread, %s MB/s all" bandwidth \
+    mem_bandwidth_mbps mem_bandwidth_all_mbps
+} | tee -a config.log >&AS_MESSAGE_FD
 ])
 
 # _HW_BLOCK(KEY)
