@@ -1,20 +1,28 @@
 /* lines.c - the line size of the cache levels below the L1, by access
  * pairs (BlackjackBench 3.1.1).
  *
- * A pair is two dependent loads within one extent of D bytes: the first
- * misses every cache, the second hits while D is within the line that
- * miss brought in, and misses too once it is not, so the time per pair
- * jumps at D = twice the line.  A miss to memory fills every level, so
- * this is the line below the L1 (the largest, if the levels differed).
+ * A pair is two dependent loads within an extent of D bytes: the first
+ * misses the caches below the L1, the second hits while both lie in the
+ * line that miss brought in, and misses too once they do not, so the time
+ * per pair rises from D = line to D = 2 * line.  A miss fills every level
+ * on its way, so this is the line below the L1 (the largest, if the
+ * levels differed; on every machine we know they share one).
  *
- * Prefetchers can bring in the second line of a pair and hide the jump.
- * Against them (EXPERIMENT is set by hand to compare):
- *  - each pair sits in a random D-aligned extent of its own 1 KiB block,
- *    its first load a random word of one half of the extent and its second
- *    a random word of the other half, the halves in random order: no fixed
- *    offset or delta for a region prefetcher to learn, and no direction for
- *    a next-or-previous-line prefetcher;
- *  - the pairs of a chain lie on random pages and come in random order.
+ * Prefetchers bring in the second line of a pair and hide the rise.  On a
+ * Zen 4 guest, BlackjackBench's fixed pair (first load at a fixed offset,
+ * the second D - 8 bytes on) runs flat up to D = 256: a region prefetcher
+ * learns the delta.  So nothing here is fixed: each pair takes a random
+ * D-aligned extent of its own 1 KiB block (D-aligned, so that for D up to
+ * the line both loads share a line), one load a random word of each half,
+ * the halves in random order (no direction for a next-or-previous-line
+ * prefetcher), the blocks on random pages, the pairs in random order.
+ * A next-line prefetcher can still guess the other half at D = 2 * line
+ * (there the pair is two neighbouring lines, whatever their order), and
+ * does for part of the pairs: the rise is gradual, and the line is where
+ * it begins (the first step), not where it is steepest.
+ *
+ * Several readings, each with fresh pages, blocks and orders, the extents
+ * of a reading swept together; the line is what a majority of them says.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -22,23 +30,40 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#define EXTENTS 7             /* extents 16 .. 1024 bytes */
-#define BLOCK 1024            /* the largest extent: a pair's block */
-#define MAX_READINGS 15
+#define EXTENTS 7           /* extents 16 .. 1024 bytes: lines up to 512 */
+#define BLOCK 1024          /* the largest extent: one pair's block */
+#define READINGS 5          /* odd, for a majority */
+/* Pairs per chain: a reading's trials walk 1000-3000 pairs of each chain
+ * (a trial lasts about 100 us, a pair 150-300 ns), and a pair must not
+ * come round again: its lines would then be in the cache. */
+#define PAIRS 8192
+/* Blocks per page (of 4 KiB pages' four): four keeps the pages resident
+ * at 56 MiB; the pairs still come in random order. */
+#define PER_PAGE 4
+#define ROUNDS 8
+#define PATIENCE 3
+/* The rise at D = 2 * line: a second miss costs as much as the first,
+ * about twice the pair, but the next-line prefetcher hides part of it
+ * (here 25-35% more than the pairs before, not 100%); noise on the flat
+ * part stays under 10% after the rounds. */
+#define RISE 0.15
 #define SPAN_MIB 256.0
 
 static const char *title = "extent_bytes ns_per_pair";
 
-struct reading {
+struct chain {
+    struct hwc_walk w;
+    size_t loads; /* walked since linked: a chain must not come round */
+};
+
+struct pairs {
     char *buf;
-    size_t page, pages, per_page, npairs;
-    size_t *row, *off;        /* page order; offsets of one chain */
-    struct hwc_walk w[EXTENTS];
+    size_t page, slots;     /* blocks per page */
+    size_t *pool, npool;    /* the pages the chains use */
+    size_t *col, *off;      /* scratch: block order, a chain's offsets */
+    struct chain c[EXTENTS];
     uint64_t seed;
-    int fixed;                /* experiment: BlackjackBench's fixed delta */
-    int patience, rounds;
 };
 
 static size_t extent(int e) { return (size_t)16 << e; }
@@ -46,141 +71,187 @@ static size_t extent(int e) { return (size_t)16 << e; }
 /* A random word of [from, from + bytes). */
 static size_t word_in(size_t from, size_t bytes, uint64_t *seed)
 {
-    size_t words = bytes / sizeof(void *);
-    return from + (size_t)(hwp_rand(seed) % words) * sizeof(void *);
+    return from + (size_t)(hwp_rand(seed) % (bytes / sizeof(void *)))
+        * sizeof(void *);
 }
 
-/* Link the chain of extent e over npairs blocks, block b of the reading
- * at page row[b / per_page], block slot (b % per_page) of a shuffled set. */
-static void link_chain(struct reading *r, int e, size_t first_block)
+/* The chain of extent e: one pair per block, PER_PAGE random blocks on
+ * each of its pages, pairs in random order. */
+static void link_chain(struct pairs *p, int e, const size_t *pages)
 {
-    size_t d = extent(e), i, n = 0, slots = r->page / BLOCK;
-    size_t col[64];
-    hwc_random_order(col, slots, &r->seed);
-    for (i = 0; i < r->npairs; i++) {
-        size_t b = first_block + i;
-        size_t blk = r->row[b / r->per_page] * r->page
-            + col[(b % r->per_page + b / r->per_page) % slots] * BLOCK;
-        size_t at, lo, hi;
-        if (r->fixed) {
-            lo = blk + 64;   /* an odd line, like caches.c */
-            hi = lo + d - sizeof(void *);
-        } else {
-            at = blk + (size_t)(hwp_rand(&r->seed) % (BLOCK / d)) * d;
-            lo = word_in(at, d / 2, &r->seed);
-            hi = word_in(at + d / 2, d / 2, &r->seed);
-            if (hwp_rand(&r->seed) & 1) {
-                size_t t = lo;
-                lo = hi;
-                hi = t;
-            }
+    size_t d = extent(e), i, j, n = 0;
+    for (i = 0; i < PAIRS / PER_PAGE; i++) {
+        hwc_random_order(p->col, p->slots, &p->seed);
+        for (j = 0; j < PER_PAGE; j++) {
+            size_t at = pages[i] * p->page + p->col[j] * BLOCK
+                + (size_t)(hwp_rand(&p->seed) % (BLOCK / d)) * d;
+            size_t lo = word_in(at, d / 2, &p->seed);
+            size_t hi = word_in(at + d / 2, d / 2, &p->seed);
+            int down = (int)(hwp_rand(&p->seed) & 1);
+            p->off[n++] = down ? hi : lo;
+            p->off[n++] = down ? lo : hi;
         }
-        r->off[n++] = lo;
-        r->off[n++] = hi;
     }
-    /* Shuffle whole pairs: the pairs come in random order, not page by
-     * page. */
-    for (i = r->npairs - 1; i > 0; i--) {
-        size_t j = (size_t)(hwp_rand(&r->seed) % (i + 1)), t0, t1;
-        t0 = r->off[2 * i];
-        t1 = r->off[2 * i + 1];
-        r->off[2 * i] = r->off[2 * j];
-        r->off[2 * i + 1] = r->off[2 * j + 1];
-        r->off[2 * j] = t0;
-        r->off[2 * j + 1] = t1;
+    /* Shuffle whole pairs: no page's pairs come one after another. */
+    for (i = PAIRS - 1; i > 0; i--) {
+        size_t k = (size_t)(hwp_rand(&p->seed) % (i + 1)), t;
+        for (j = 0; j < 2; j++) {
+            t = p->off[2 * i + j];
+            p->off[2 * i + j] = p->off[2 * k + j];
+            p->off[2 * k + j] = t;
+        }
     }
-    r->w[e].p = hwc_link(r->buf, r->off, n);
+    p->c[e].w.p = hwc_link(p->buf, p->off, 2 * PAIRS);
+    p->c[e].loads = 0;
+}
+
+static double chase(void *ctx, long reps)
+{
+    struct chain *c = ctx;
+    c->loads += (size_t)reps * HWC_UNROLL;
+    return hwc_chase(&c->w, reps);
 }
 
 static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
-    struct reading *r = ctx;
-    *kctx = &r->w[i];
-    return hwc_chase;
+    struct pairs *p = ctx;
+    *kctx = &p->c[i];
+    return chase;
 }
 
-/* One reading: fresh pages and placements for every extent, the extents
- * swept together (a burst of noise spoils one trial of one point). */
-static void measure(struct reading *r, double *ns)
+/* One reading: ns[e] per pair of extent e; returns 0 when a chain came
+ * round (its pairs hit the cache: the reading is void). */
+static int measure(struct pairs *p, double *ns)
 {
-    int e;
-    size_t need = (r->npairs * EXTENTS + r->per_page - 1) / r->per_page;
-    hwc_random_order(r->row, r->pages, &r->seed);
-    (void)need;
-    for (e = 0; e < EXTENTS; e++) {
-        link_chain(r, e, (size_t)e * r->npairs);
-        hwc_touch(&r->w[e], 64);
-    }
-    hwp_sweep(point, r, EXTENTS, ns, r->patience, r->rounds);
+    int e, whole = 1;
+    hwp_shuffle(p->pool, p->npool, &p->seed);
     for (e = 0; e < EXTENTS; e++)
+        link_chain(p, e, p->pool + (size_t)e * (PAIRS / PER_PAGE));
+    (void)hwp_sweep(point, p, EXTENTS, ns, PATIENCE, ROUNDS);
+    for (e = 0; e < EXTENTS; e++) {
         ns[e] *= 1e9 / HWC_UNROLL * 2.0;
+        whole &= p->c[e].loads <= 2 * PAIRS;
+    }
+    return whole;
 }
 
-/* One reading's line: the extent before the biggest relative rise of the
- * time per pair, 0 when that rise is under 1.3 (noise on a flat curve). */
-static size_t line_of(const double *ns)
+/* One reading's line: the extent before the first rise of more than
+ * RISE over the mean of the extents before it (BlackjackBench 4.2.1),
+ * looking only past the L1's line (a lower level's line is never shorter:
+ * it holds what the L1's lines hold), or 0 when there is none. */
+static size_t line_of(const double *ns, size_t l1_line)
 {
-    double ratio;
-    long at = hwa_biggest_step(ns, EXTENTS, &ratio);
-    return at < 1 || ratio < 1.3 ? 0 : extent((int)at - 1);
+    double sum = 0.0;
+    int e;
+    for (e = 0; e < EXTENTS; e++) {
+        if (e > 0 && extent(e) > l1_line && ns[e] > (1.0 + RISE) * sum / e)
+            return extent(e - 1);
+        sum += ns[e];
+    }
+    return 0;
 }
 
+/* The value more than half of the readings give, or 0 with the list of
+ * what they gave in why[]. */
+static size_t majority(const size_t *line, size_t n, char *why, size_t len)
+{
+    size_t i, j, votes, used = 0;
+    for (i = 0; i < n; i++) {
+        for (votes = 0, j = 0; j < n; j++)
+            votes += line[j] == line[i];
+        if (2 * votes > n && line[i] > 0)
+            return line[i];
+    }
+    used += (size_t)snprintf(why, len, "no majority:");
+    for (i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(why + used, len - used, "%s %zu",
+                                 i ? "," : "", line[i]);
+    return 0;
+}
+
+/* SPAN_MIB, or a quarter of the machine's memory when that is less. */
 static double span_mib(void)
 {
     double quarter = (double)hwc_os_memory() / 4.0 / 1048576.0;
     return quarter > 0.0 && quarter < SPAN_MIB ? quarter : SPAN_MIB;
 }
 
+/* The pages: PAIRS / PER_PAGE per extent, drawn at random from a span far
+ * beyond the last cache; only those become resident. */
+static void set_up(struct pairs *p)
+{
+    size_t span = (size_t)(span_mib() * 1048576.0), pages, *all;
+    p->page = hwc_os_page();
+    p->slots = p->page / BLOCK;
+    pages = span / p->page;
+    p->npool = (size_t)EXTENTS * (PAIRS / PER_PAGE);
+    if (p->slots < PER_PAGE || pages < 2 * p->npool)
+        hwp_skip("pages too small or too few for the pairs");
+    p->buf = hwc_reserve(span, 1u << 21);
+    p->seed = 0x11E5;
+    all = malloc(pages * sizeof *all);
+    p->col = malloc(p->slots * sizeof *p->col);
+    p->off = malloc(2 * PAIRS * sizeof *p->off);
+    if (all == NULL || p->col == NULL || p->off == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(all, pages, &p->seed);
+    p->pool = realloc(all, p->npool * sizeof *all);
+}
+
+static void emit(const char *key, size_t line, const char *why)
+{
+    if (line > 0)
+        hwp_emit_int(key, (long long)line);
+    else
+        hwp_absent(key, why);
+}
+
 int main(int argc, char **argv)
 {
-    static struct reading r;
-    double ns[MAX_READINGS][EXTENTS], x[EXTENTS];
-    size_t line[MAX_READINGS], span, k, readings;
-    int e;
+    static struct pairs p;
+    double ns[EXTENTS], x[EXTENTS];
+    size_t line[READINGS], k, l1_line, below;
+    char why[160];
+    int e, l2, l3;
 
     hwp_init(argc, argv, "lines");
-    readings = (size_t)hwp_input("readings", 5);
-    if (readings < 1 || readings > MAX_READINGS)
-        readings = 5;
-    if (!hwp_replaying()) {
-        r.page = hwc_os_page();
-        r.per_page = (size_t)hwp_input("per_page", 1);
-        r.npairs = (size_t)hwp_input("pairs", 4096);
-        r.fixed = (int)hwp_input("fixed", 0);
-        r.patience = (int)hwp_input("patience", 3);
-        r.rounds = (int)hwp_input("rounds", 8);
-        span = (size_t)hwp_input("span_mib", span_mib()) << 20;
-        r.pages = span / r.page;
-        if (r.pages * r.per_page < r.npairs * EXTENTS)
-            hwp_skip("too few pages");
-        r.buf = hwc_reserve(span, 1u << 21);
-        r.row = malloc(r.pages * sizeof *r.row);
-        r.off = malloc(2 * r.npairs * sizeof *r.off);
-        r.seed = 0x11E5;
-        if (r.row == NULL || r.off == NULL)
-            hwp_skip("out of memory");
-    }
-    for (k = 0; k < readings; k++) {
-        char head[80];
+    l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
+    l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
+    l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;
+    if (!hwp_replaying())
+        set_up(&p);
+    for (k = 0; k < READINGS; k++) {
         if (hwp_replaying()) {
-            if (hwp_replay(title, k, x, ns[k], EXTENTS) != EXTENTS)
-                break;
+            if (hwp_replay(title, k, x, ns, EXTENTS) != EXTENTS)
+                hwp_skip("the dump has fewer readings than the probe takes");
+            line[k] = line_of(ns, l1_line);
         } else {
-            measure(&r, ns[k]);
-            snprintf(head, sizeof head, "%s (reading %zu)", title, k + 1);
-            hwp_dump_comment(head);
+            /* A void reading is dumped as zeros, so that a replay voids
+             * it too. */
+            int whole = measure(&p, ns);
+            snprintf(why, sizeof why, "%s (reading %zu%s)", title, k + 1,
+                     whole ? "" : ", void: a chain came round");
+            hwp_dump_comment(why);
             for (e = 0; e < EXTENTS; e++)
-                hwp_dump((double)extent(e), ns[k][e]);
+                hwp_dump((double)extent(e), whole ? ns[e] : 0.0);
+            line[k] = whole ? line_of(ns, l1_line) : 0;
         }
-        line[k] = line_of(ns[k]);
-        {
-            long f = hwa_first_step(ns[k], EXTENTS, hwp_input("rel", 0.15));
-            hwp_log("first step: %zu", f > 0 ? extent((int)f - 1) : 0);
-        }
-        hwp_log("reading %zu: %.1f %.1f %.1f %.1f %.1f %.1f %.1f -> %zu", k,
-                ns[k][0], ns[k][1], ns[k][2], ns[k][3], ns[k][4], ns[k][5],
-                ns[k][6], line[k]);
+        hwp_log("reading %zu: %.0f %.0f %.0f %.0f %.0f %.0f %.0f ns: %zu",
+                k + 1, ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6],
+                line[k]);
     }
-    hwp_log("%.3f s", hwp_elapsed());
+    below = majority(line, READINGS, why, sizeof why);
+    /* Without the sizes of the levels (run by hand) the line below the L1
+     * is the L2's. */
+    if (l2 || !l3)
+        emit("l2_line_bytes", below, why);
+    if (l3)
+        emit("l3_line_bytes", below, why);
+    if (!hwp_replaying()) {
+        hwc_free(p.buf, 0);
+        free(p.pool);
+        free(p.col);
+        free(p.off);
+    }
     return hwp_finish();
 }
