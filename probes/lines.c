@@ -34,12 +34,13 @@
 #define EXTENTS 7           /* extents 16 .. 1024 bytes: lines up to 512 */
 #define BLOCK 1024          /* the largest extent: one pair's block */
 #define READINGS 5          /* odd, for a majority */
-/* Pairs per chain: a reading's trials walk 1000-3000 pairs of each chain
- * (a trial lasts about 100 us, a pair 150-300 ns), and a pair must not
- * come round again: its lines would then be in the cache. */
-#define PAIRS 8192
-/* Blocks per page (of 4 KiB pages' four): four keeps the pages resident
- * at 56 MiB; the pairs still come in random order. */
+/* Pairs per chain, for a 100 us trial: a reading's trials walk up to 6100
+ * pairs of a chain at 160 ns a pair here, and a pair must not come round
+ * again (its lines would then be in the cache); scaled by the trial's
+ * length, at most 4 times. */
+#define PAIRS_100US 16384
+/* Blocks used per page (of a 4 KiB page's four): with all four the pages
+ * of the chains take 112 MiB; the pairs still come in random order. */
 #define PER_PAGE 4
 #define ROUNDS 8
 #define PATIENCE 3
@@ -49,6 +50,8 @@
  * part stays under 10% after the rounds. */
 #define RISE 0.15
 #define SPAN_MIB 256.0
+/* Read after linking: twice this machine's 32 MiB L3. */
+#define FLUSH_MIB 64
 
 static const char *title = "extent_bytes ns_per_pair";
 
@@ -58,8 +61,9 @@ struct chain {
 };
 
 struct pairs {
-    char *buf;
-    size_t page, slots;     /* blocks per page */
+    char *buf, *flush;
+    size_t span, flush_bytes, page;
+    size_t slots, pairs;    /* blocks per page; pairs per chain */
     size_t *pool, npool;    /* the pages the chains use */
     size_t *col, *off;      /* scratch: block order, a chain's offsets */
     struct chain c[EXTENTS];
@@ -80,7 +84,7 @@ static size_t word_in(size_t from, size_t bytes, uint64_t *seed)
 static void link_chain(struct pairs *p, int e, const size_t *pages)
 {
     size_t d = extent(e), i, j, n = 0;
-    for (i = 0; i < PAIRS / PER_PAGE; i++) {
+    for (i = 0; i < p->pairs / PER_PAGE; i++) {
         hwc_random_order(p->col, p->slots, &p->seed);
         for (j = 0; j < PER_PAGE; j++) {
             size_t at = pages[i] * p->page + p->col[j] * BLOCK
@@ -93,7 +97,7 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
         }
     }
     /* Shuffle whole pairs: no page's pairs come one after another. */
-    for (i = PAIRS - 1; i > 0; i--) {
+    for (i = p->pairs - 1; i > 0; i--) {
         size_t k = (size_t)(hwp_rand(&p->seed) % (i + 1)), t;
         for (j = 0; j < 2; j++) {
             t = p->off[2 * i + j];
@@ -101,8 +105,22 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
             p->off[2 * k + j] = t;
         }
     }
-    p->c[e].w.p = hwc_link(p->buf, p->off, 2 * PAIRS);
+    p->c[e].w.p = hwc_link(p->buf, p->off, 2 * p->pairs);
     p->c[e].loads = 0;
+}
+
+/* Linking wrote every line of the chains: that put them in the caches
+ * (a 32 MiB L3 held a reading's 7 MiB of them, and the pairs ran at 60-
+ * 100 ns, not 200-300).  Reading the whole span, far beyond the last
+ * cache, pushes them out; the L3 of Zen keeps what the L2 evicts, clean
+ * or not, so reads suffice. */
+static void flush(struct pairs *p)
+{
+    uint64_t sum = 0;
+    size_t i;
+    for (i = 0; i < p->flush_bytes; i += 64)
+        sum += *(volatile unsigned char *)(p->flush + i);
+    hwp_sink = sum;
 }
 
 static double chase(void *ctx, long reps)
@@ -126,11 +144,12 @@ static int measure(struct pairs *p, double *ns)
     int e, whole = 1;
     hwp_shuffle(p->pool, p->npool, &p->seed);
     for (e = 0; e < EXTENTS; e++)
-        link_chain(p, e, p->pool + (size_t)e * (PAIRS / PER_PAGE));
+        link_chain(p, e, p->pool + (size_t)e * (p->pairs / PER_PAGE));
+    flush(p);
     (void)hwp_sweep(point, p, EXTENTS, ns, PATIENCE, ROUNDS);
     for (e = 0; e < EXTENTS; e++) {
         ns[e] *= 1e9 / HWC_UNROLL * 2.0;
-        whole &= p->c[e].loads <= 2 * PAIRS;
+        whole &= p->c[e].loads <= 2 * p->pairs;
     }
     return whole;
 }
@@ -169,29 +188,41 @@ static size_t majority(const size_t *line, size_t n, char *why, size_t len)
     return 0;
 }
 
-/* SPAN_MIB, or a quarter of the machine's memory when that is less. */
-static double span_mib(void)
+/* The span: SPAN_MIB (a quarter of the machine's memory when that is
+ * less), or 16 times the last level when that is more.  The pairs' pages
+ * are drawn from it at random; only those become resident. */
+static size_t span_bytes(void)
 {
-    double quarter = (double)hwc_os_memory() / 4.0 / 1048576.0;
-    return quarter > 0.0 && quarter < SPAN_MIB ? quarter : SPAN_MIB;
+    double quarter = (double)hwc_os_memory() / 4.0, mib = SPAN_MIB,
+           llc = hwp_input("llc_effective_bytes", 0.0) * 16.0 / 1048576.0;
+    if (llc > mib)
+        mib = llc;
+    if (quarter > 0.0 && quarter < mib * 1048576.0)
+        return (size_t)quarter;
+    return (size_t)(mib * 1048576.0);
 }
 
-/* The pages: PAIRS / PER_PAGE per extent, drawn at random from a span far
- * beyond the last cache; only those become resident. */
 static void set_up(struct pairs *p)
 {
-    size_t span = (size_t)(span_mib() * 1048576.0), pages, *all;
+    size_t pages, *all;
+    double t;
+    p->span = span_bytes();
     p->page = hwc_os_page();
     p->slots = p->page / BLOCK;
-    pages = span / p->page;
-    p->npool = (size_t)EXTENTS * (PAIRS / PER_PAGE);
-    if (p->slots < PER_PAGE || pages < 2 * p->npool)
+    pages = p->span / p->page;
+    p->span = pages * p->page;
+    t = hwp_timer()->t_min / 100e-6;
+    p->pairs = PAIRS_100US * (size_t)(t < 1.0 ? 1.0 : t > 4.0 ? 4.0 : t);
+    p->npool = (size_t)EXTENTS * (p->pairs / PER_PAGE);
+    if (p->slots < PER_PAGE || pages < p->npool)
         hwp_skip("pages too small or too few for the pairs");
-    p->buf = hwc_reserve(span, 1u << 21);
+    p->buf = hwc_reserve(p->span, 1u << 21);
+    p->flush_bytes = (size_t)FLUSH_MIB << 20;
+    p->flush = hwc_alloc(p->flush_bytes, 1u << 21, 1);
     p->seed = 0x11E5;
     all = malloc(pages * sizeof *all);
     p->col = malloc(p->slots * sizeof *p->col);
-    p->off = malloc(2 * PAIRS * sizeof *p->off);
+    p->off = malloc(2 * p->pairs * sizeof *p->off);
     if (all == NULL || p->col == NULL || p->off == NULL)
         hwp_skip("out of memory");
     hwc_random_order(all, pages, &p->seed);
@@ -218,8 +249,10 @@ int main(int argc, char **argv)
     l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
     l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
     l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;
-    if (!hwp_replaying())
+    if (!hwp_replaying()) {
         set_up(&p);
+        hwp_log("set up %zu MiB in %.3f s", p.span >> 20, hwp_elapsed());
+    }
     for (k = 0; k < READINGS; k++) {
         if (hwp_replaying()) {
             if (hwp_replay(title, k, x, ns, EXTENTS) != EXTENTS)
@@ -236,8 +269,8 @@ int main(int argc, char **argv)
                 hwp_dump((double)extent(e), whole ? ns[e] : 0.0);
             line[k] = whole ? line_of(ns, l1_line) : 0;
         }
-        hwp_log("reading %zu: %.0f %.0f %.0f %.0f %.0f %.0f %.0f ns: %zu",
-                k + 1, ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6],
+        hwp_log("%.3f s: reading %zu: %.0f %.0f %.0f %.0f %.0f %.0f %.0f ns: %zu",
+                hwp_elapsed(), k + 1, ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6],
                 line[k]);
     }
     below = majority(line, READINGS, why, sizeof why);
@@ -248,7 +281,8 @@ int main(int argc, char **argv)
     if (l3)
         emit("l3_line_bytes", below, why);
     if (!hwp_replaying()) {
-        hwc_free(p.buf, 0);
+        hwc_free(p.buf, p.span);
+        hwc_free(p.flush, p.flush_bytes);
         free(p.pool);
         free(p.col);
         free(p.off);
