@@ -19,6 +19,13 @@ tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels
 tests_test_levels_LDADD = $(probe_ldadd)
 
+# The line size below the L1: access pairs (BlackjackBench 3.1.1).
+probe_sources += probes/lines.c
+probe_programs += probes/lines
+probes_lines_LDADD = $(probe_ldadd)
+memory_tests += tests/lines.test
+TESTS += tests/lines.test
+
 # The data TLB: page size, levels and entries (Sandoval 2.2.3).
 probe_sources += probes/tlb.c
 probe_programs += probes/tlb

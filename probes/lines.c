@@ -1,0 +1,294 @@
+/* lines.c - the line size of the cache levels below the L1, by access
+ * pairs (BlackjackBench 3.1.1).
+ *
+ * A pair is two dependent loads within an extent of D bytes: the first
+ * misses the caches below the L1, the second hits while both lie in the
+ * line that miss brought in, and misses too once they do not, so the time
+ * per pair rises from D = line to D = 2 * line.  A miss fills every level
+ * on its way, so this is the line below the L1 (the largest, if the
+ * levels differed; on every machine we know they share one).
+ *
+ * Prefetchers bring in the second line of a pair and hide the rise.  On a
+ * Zen 4 guest, BlackjackBench's fixed pair (first load at a fixed offset,
+ * the second D - 8 bytes on) runs flat up to D = 256: a region prefetcher
+ * learns the delta.  So nothing here is fixed: each pair takes a random
+ * D-aligned extent of its own 1 KiB block (D-aligned, so that for D up to
+ * the line both loads share a line), one load a random word of each half,
+ * the halves in random order (no direction for a next-or-previous-line
+ * prefetcher), the blocks on random pages, the pairs in random order.
+ * A next-line prefetcher can still guess the other half at D = 2 * line
+ * (there the pair is two neighbouring lines, whatever their order), and
+ * does for part of the pairs: the rise is gradual, and the line is where
+ * it begins (the first step), not where it is steepest.
+ *
+ * Several readings, each with fresh pages, blocks and orders, the extents
+ * of a reading swept together; the line is what a majority of them says.
+ */
+#include "lib/hwprobe.h"
+#include "lib/chain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define EXTENTS 7           /* extents 16 .. 1024 bytes: lines up to 512 */
+#define BLOCK 1024          /* the largest extent: one pair's block */
+#define READINGS 5          /* odd, for a majority */
+/* Pairs per chain, for a 100 us trial: a reading's trials walk up to 6100
+ * pairs of a chain at 160 ns a pair here, and a pair must not come round
+ * again (its lines would then be in the cache); scaled by the trial's
+ * length, at most 4 times. */
+#define PAIRS_100US 16384
+/* Blocks used per page (of a 4 KiB page's four): with all four the pages
+ * of the chains take 112 MiB; the pairs still come in random order. */
+#define PER_PAGE 4
+#define ROUNDS 8
+#define PATIENCE 3
+/* The rise at D = 2 * line: a second miss costs as much as the first,
+ * about twice the pair, but the next-line prefetcher hides part of it
+ * (here 25-35% more than the pairs before, not 100%); noise on the flat
+ * part stays under 10% after the rounds. */
+#define RISE 0.15
+#define SPAN_MIB 256.0
+/* Read after linking: twice this machine's 32 MiB L3 (whose effective
+ * size, 2-6 MiB, says nothing of what it can hold), or 4 times the last
+ * level when that is more. */
+#define FLUSH_MIB 64
+
+static const char *title = "extent_bytes ns_per_pair";
+
+struct chain {
+    struct hwc_walk w;
+    size_t loads; /* walked since linked: a chain must not come round */
+};
+
+struct pairs {
+    char *buf, *flush;
+    size_t span, flush_bytes, page;
+    size_t slots, pairs;    /* blocks per page; pairs per chain */
+    size_t *pool, npool;    /* the pages the chains use */
+    size_t *col, *off;      /* scratch: block order, a chain's offsets */
+    struct chain c[EXTENTS];
+    uint64_t seed;
+};
+
+static size_t extent(int e) { return (size_t)16 << e; }
+
+/* A random word of [from, from + bytes). */
+static size_t word_in(size_t from, size_t bytes, uint64_t *seed)
+{
+    return from + (size_t)(hwp_rand(seed) % (bytes / sizeof(void *)))
+        * sizeof(void *);
+}
+
+/* The chain of extent e: one pair per block, PER_PAGE random blocks on
+ * each of its pages, pairs in random order. */
+static void link_chain(struct pairs *p, int e, const size_t *pages)
+{
+    size_t d = extent(e), i, j, n = 0;
+    for (i = 0; i < p->pairs / PER_PAGE; i++) {
+        hwc_random_order(p->col, p->slots, &p->seed);
+        for (j = 0; j < PER_PAGE; j++) {
+            size_t at = pages[i] * p->page + p->col[j] * BLOCK
+                + (size_t)(hwp_rand(&p->seed) % (BLOCK / d)) * d;
+            size_t lo = word_in(at, d / 2, &p->seed);
+            size_t hi = word_in(at + d / 2, d / 2, &p->seed);
+            int down = (int)(hwp_rand(&p->seed) & 1);
+            p->off[n++] = down ? hi : lo;
+            p->off[n++] = down ? lo : hi;
+        }
+    }
+    /* Shuffle whole pairs: no page's pairs come one after another. */
+    for (i = p->pairs - 1; i > 0; i--) {
+        size_t k = (size_t)(hwp_rand(&p->seed) % (i + 1)), t;
+        for (j = 0; j < 2; j++) {
+            t = p->off[2 * i + j];
+            p->off[2 * i + j] = p->off[2 * k + j];
+            p->off[2 * k + j] = t;
+        }
+    }
+    p->c[e].w.p = hwc_link(p->buf, p->off, 2 * p->pairs);
+    p->c[e].loads = 0;
+}
+
+/* Linking wrote every line of the chains: that put them in the caches
+ * (a 32 MiB L3 held a reading's 7 MiB of them, and the pairs ran at 60-
+ * 100 ns, not 200-300).  Reading the whole span, far beyond the last
+ * cache, pushes them out; the L3 of Zen keeps what the L2 evicts, clean
+ * or not, so reads suffice. */
+static void flush(struct pairs *p)
+{
+    uint64_t sum = 0;
+    size_t i;
+    for (i = 0; i < p->flush_bytes; i += 64)
+        sum += *(volatile unsigned char *)(p->flush + i);
+    hwp_sink = sum;
+}
+
+static double chase(void *ctx, long reps)
+{
+    struct chain *c = ctx;
+    c->loads += (size_t)reps * HWC_UNROLL;
+    return hwc_chase(&c->w, reps);
+}
+
+static hwp_kernel point(void *ctx, size_t i, void **kctx)
+{
+    struct pairs *p = ctx;
+    *kctx = &p->c[i];
+    return chase;
+}
+
+/* One reading: ns[e] per pair of extent e; returns 0 when a chain came
+ * round (its pairs hit the cache: the reading is void). */
+static int measure(struct pairs *p, double *ns)
+{
+    int e, whole = 1;
+    hwp_shuffle(p->pool, p->npool, &p->seed);
+    for (e = 0; e < EXTENTS; e++)
+        link_chain(p, e, p->pool + (size_t)e * (p->pairs / PER_PAGE));
+    flush(p);
+    (void)hwp_sweep(point, p, EXTENTS, ns, PATIENCE, ROUNDS);
+    for (e = 0; e < EXTENTS; e++) {
+        ns[e] *= 1e9 / HWC_UNROLL * 2.0;
+        whole &= p->c[e].loads <= 2 * p->pairs;
+    }
+    return whole;
+}
+
+/* One reading's line: the extent before the first rise of more than
+ * RISE over the mean of the extents before it (BlackjackBench 4.2.1),
+ * looking only past the L1's line (a lower level's line is never shorter:
+ * it holds what the L1's lines hold), or 0 when there is none. */
+static size_t line_of(const double *ns, size_t l1_line)
+{
+    double sum = 0.0;
+    int e;
+    for (e = 0; e < EXTENTS; e++) {
+        if (e > 0 && extent(e) > l1_line && ns[e] > (1.0 + RISE) * sum / e)
+            return extent(e - 1);
+        sum += ns[e];
+    }
+    return 0;
+}
+
+/* The value more than half of the readings give, or 0 with the list of
+ * what they gave in why[]. */
+static size_t majority(const size_t *line, size_t n, char *why, size_t len)
+{
+    size_t i, j, votes, used = 0;
+    for (i = 0; i < n; i++) {
+        for (votes = 0, j = 0; j < n; j++)
+            votes += line[j] == line[i];
+        if (2 * votes > n && line[i] > 0)
+            return line[i];
+    }
+    used += (size_t)snprintf(why, len, "no majority:");
+    for (i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(why + used, len - used, "%s %zu",
+                                 i ? "," : "", line[i]);
+    return 0;
+}
+
+/* The span: SPAN_MIB (a quarter of the machine's memory when that is
+ * less), or 16 times the last level when that is more.  The pairs' pages
+ * are drawn from it at random; only those become resident. */
+static size_t span_bytes(void)
+{
+    double quarter = (double)hwc_os_memory() / 4.0, mib = SPAN_MIB,
+           llc = hwp_input("llc_effective_bytes", 0.0) * 16.0 / 1048576.0;
+    if (llc > mib)
+        mib = llc;
+    if (quarter > 0.0 && quarter < mib * 1048576.0)
+        return (size_t)quarter;
+    return (size_t)(mib * 1048576.0);
+}
+
+static void set_up(struct pairs *p)
+{
+    size_t pages, *all;
+    double t, llc = hwp_input("llc_effective_bytes", 0.0);
+    p->span = span_bytes();
+    p->page = hwc_os_page();
+    p->slots = p->page / BLOCK;
+    pages = p->span / p->page;
+    p->span = pages * p->page;
+    t = hwp_timer()->t_min / 100e-6;
+    p->pairs = PAIRS_100US * (size_t)(t < 1.0 ? 1.0 : t > 4.0 ? 4.0 : t);
+    p->npool = (size_t)EXTENTS * (p->pairs / PER_PAGE);
+    if (p->slots < PER_PAGE || pages < p->npool)
+        hwp_skip("pages too small or too few for the pairs");
+    p->buf = hwc_reserve(p->span, 1u << 21);
+    p->flush_bytes = (size_t)FLUSH_MIB << 20;
+    if (4.0 * llc > (double)p->flush_bytes)
+        p->flush_bytes = (size_t)(4.0 * llc) / p->page * p->page;
+    p->flush = hwc_alloc(p->flush_bytes, 1u << 21, 1);
+    p->seed = 0x11E5;
+    all = malloc(pages * sizeof *all);
+    p->col = malloc(p->slots * sizeof *p->col);
+    p->off = malloc(2 * p->pairs * sizeof *p->off);
+    if (all == NULL || p->col == NULL || p->off == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(all, pages, &p->seed);
+    p->pool = realloc(all, p->npool * sizeof *all);
+}
+
+static void emit(const char *key, size_t line, const char *why)
+{
+    if (line > 0)
+        hwp_emit_int(key, (long long)line);
+    else
+        hwp_absent(key, why);
+}
+
+int main(int argc, char **argv)
+{
+    static struct pairs p;
+    double ns[EXTENTS], x[EXTENTS];
+    size_t line[READINGS], k, l1_line, below;
+    char why[160];
+    int e, l2, l3;
+
+    hwp_init(argc, argv, "lines");
+    l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
+    l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
+    l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;
+    if (!hwp_replaying()) {
+        set_up(&p);
+        hwp_log("set up %zu MiB in %.3f s", p.span >> 20, hwp_elapsed());
+    }
+    for (k = 0; k < READINGS; k++) {
+        if (hwp_replaying()) {
+            if (hwp_replay(title, k, x, ns, EXTENTS) != EXTENTS)
+                hwp_skip("the dump has fewer readings than the probe takes");
+            line[k] = line_of(ns, l1_line);
+        } else {
+            /* A void reading is dumped as zeros, so that a replay voids
+             * it too. */
+            int whole = measure(&p, ns);
+            snprintf(why, sizeof why, "%s (reading %zu%s)", title, k + 1,
+                     whole ? "" : ", void: a chain came round");
+            hwp_dump_comment(why);
+            for (e = 0; e < EXTENTS; e++)
+                hwp_dump((double)extent(e), whole ? ns[e] : 0.0);
+            line[k] = whole ? line_of(ns, l1_line) : 0;
+        }
+        hwp_log("%.3f s: reading %zu: %.0f %.0f %.0f %.0f %.0f %.0f %.0f ns: %zu",
+                hwp_elapsed(), k + 1, ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6],
+                line[k]);
+    }
+    below = majority(line, READINGS, why, sizeof why);
+    /* Without the sizes of the levels (run by hand) the line below the L1
+     * is the L2's. */
+    if (l2 || !l3)
+        emit("l2_line_bytes", below, why);
+    if (l3)
+        emit("l3_line_bytes", below, why);
+    if (!hwp_replaying()) {
+        hwc_free(p.buf, p.span);
+        hwc_free(p.flush, p.flush_bytes);
+        free(p.pool);
+        free(p.col);
+        free(p.off);
+    }
+    return hwp_finish();
+}
