@@ -14,13 +14,15 @@
 #
 # Memory use: the L1D probe touches at most 16 MiB, the sweep at most
 # 512 MiB (a quarter of the machine's memory if that is less) and its
-# random chain a quarter of that, at most 128 MiB, beside it; the TLB
+# random chain a quarter of that, at most 128 MiB, beside it; the lines
+# probe 112 MiB of chains in a 256 MiB reservation and a buffer of 64 MiB
+# (four times the last level when that is more) read to evict them; the TLB
 # probe at most 64 MiB of a 256 MiB reservation, the inclusion probe at
 # most 128 MiB, the assoc probe 64 MiB of huge pages and 16 MiB of base
 # pages (presets of all of a probe's values skip it).  Time: the caches
 # probe takes its 4 s budget (and measures again when its readings
 # disagree or fail a cross-check and the budget is not spent), the
-# others well under a second each.
+# others well under a second each (lines 0.15-0.35 s).
 # A level the sweep does not find is "none": its macros stay undefined.
 #
 # Inclusion cannot tell an exclusive level from a non-inclusive one (both
@@ -73,10 +75,7 @@ _HW_EXPORT([l1d_effective_bytes])
 _HW_EXPORT([l2_effective_bytes])
 _HW_EXPORT([l3_effective_bytes])
 _HW_EXPORT([llc_effective_bytes])
-dnl The line below the L1 by access pairs (probes/lines.c): 112 MiB of
-dnl chains drawn from a 256 MiB reservation and a 64 MiB buffer read to
-dnl evict them; 0.15-0.35 s on the reference VM.  It needs the sizes of the
-dnl levels (which of L2 and L3 exist), hence after the caches probe.
+dnl The line sizes need to know which of L2 and L3 exist: after the caches.
 m4_foreach([_hw_l], [[2], [3]], [dnl
 _HW_VALUE([l]_hw_l[_line_bytes], [int], [8], [4096], [none], [caches],
   [L]_hw_l[ line size seen by access pairs, in bytes])dnl
