@@ -73,6 +73,14 @@ int schur_lanes(void)
         ROWS(MV, SUM_FMA, j)                                                \
     }
 
+/* Clang unrolls the depth loop and then loads the next steps' A early;
+ * the extra vectors push sums out of the registers. */
+#if defined(__clang__)
+#define SCHUR_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define SCHUR_NO_UNROLL
+#endif
+
 #define TILE(MV, NR)                                                        \
     static SCHUR_HOT void tile_##MV##_##NR(                                 \
         int k, const double *a, ptrdiff_t as, const double *b, ptrdiff_t bc, \
@@ -81,6 +89,7 @@ int schur_lanes(void)
         int p = 0;                                                          \
         ROWS(MV, A_DECL, 0)                                                 \
         COLS(NR, COL_LOAD, MV)                                              \
+        SCHUR_NO_UNROLL                                                     \
         do {                                                                \
             ROWS(MV, A_LOAD, 0)                                             \
             COLS(NR, COL_FMA, MV)                                           \
