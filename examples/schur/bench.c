@@ -1,7 +1,8 @@
 /* bench.c - what the numbers in hwparams.h are worth to a blocked kernel.
  *
  *   schur-bench            one table: the model-driven kernel, the naive
- *                          loop and BLAS dgemm, against this machine's peak
+ *                          loop and the dgemm of each BLAS configure found,
+ *                          against this machine's peak
  *   schur-bench --search   time a grid of blockings of the same kernel and
  *                          report how far the model's choice is from the best
  *   --shape M N K          only this shape (either mode)
@@ -13,14 +14,19 @@
  *
  * The model's blocking is computed once per shape, outside the timing, as
  * a tiled factorisation would (schur_model, then schur_update_blocked).
- * Peak is measured in the same run by independent FMA chains of the vector
- * type the kernel uses, so "% of peak" is against what this binary, built
- * with these CFLAGS, can issue.  One thread throughout; run BLAS with
- * OPENBLAS_NUM_THREADS=1 (make bench does).  The machine may be shared:
- * samples of all methods are interleaved, so a burst of noise hits one
- * sample of each rather than every sample of one, and medians are kept.
+ * Peak is measured in the same run, as the best of many loops of
+ * independent FMA chains (peak.c); a method faster than that means the
+ * peak is wrong, and then no percentage is printed.  One thread
+ * throughout, BLAS included (blas.c).  The machine may be shared: samples
+ * of all methods are interleaved, so a burst of noise hits one sample of
+ * each rather than every sample of one, and medians are kept.
+ *
+ * Each row of the table is one line that starts with the shape, MxNxK,
+ * and has the same whitespace-separated fields as the comment above it
+ * names; every other line starts with '#'.
  */
 #define _POSIX_C_SOURCE 200112L
+#include "bench.h"
 #include "schur.h"
 #include "vec.h"
 
@@ -30,16 +36,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef HAVE_BLAS
-/* The Fortran interface, declared here so that no cblas.h is needed. */
-void dgemm_(const char *transa, const char *transb, const int *m,
-            const int *n, const int *k, const double *alpha, const double *a,
-            const int *lda, const double *b, const int *ldb,
-            const double *beta, double *c, const int *ldc);
-#endif
-
-#define MAX_SAMPLES 64
-#define SAMPLE_SECONDS 2e-3   /* a sample spans many timer ticks */
 
 static int samples = 9;
 static int verbose = 0;
@@ -48,8 +44,8 @@ static int force = 0;
 
 /* CPU time of this thread where POSIX offers it: on a shared machine the
  * time spent descheduled is not the kernel's.  (It also means a BLAS that
- * computes in other threads would look faster than it is: make bench runs
- * it with one thread.) */
+ * computes in other threads would look faster than it is: blas.c sets
+ * every library to one thread.) */
 #ifdef CLOCK_THREAD_CPUTIME_ID
 #define BENCH_CLOCK CLOCK_THREAD_CPUTIME_ID
 #define BENCH_CLOCK_NAME "CPU time of this thread"
@@ -58,7 +54,7 @@ static int force = 0;
 #define BENCH_CLOCK_NAME "wall-clock time"
 #endif
 
-static double now(void)
+double now(void)
 {
     struct timespec ts;
 
@@ -73,110 +69,16 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static double median(double *x, int n)
+double median(double *x, int n)
 {
     qsort(x, (size_t)n, sizeof *x, cmp_double);
     return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-/* ---- peak: independent FMA chains ------------------------------------- */
-
-/* N chains x = x*s + t, each waiting only on itself: with N >= latency x
- * throughput the FMA pipes never wait.  s and t come through volatile so
- * that nothing folds; s < 1 keeps the values bounded. */
-static volatile double peak_s = 0.999999, peak_t = 1e-6;
-static volatile double peak_sink;
-
-/* In the plain C path the peak is that of scalar FMAs: GCC would pair the
- * chains into vectors otherwise. */
-#if SCHUR_VL == 1 && defined(__GNUC__) && !defined(__clang__)
-#define PEAK_HOT                                                            \
-    __attribute__((optimize("fp-contract=fast", "no-tree-loop-vectorize", \
-                            "no-tree-slp-vectorize")))
-#else
-#define PEAK_HOT SCHUR_HOT
-#endif
-
-#define PEAK(N)                                                             \
-    static PEAK_HOT double peak_##N(long iters)                         \
-    {                                                                       \
-        vec_t x[N], s = VEC_SPLAT(peak_s), t = VEC_SPLAT(peak_t);           \
-        double sum = 0.0;                                                   \
-        long it;                                                            \
-        int i;                                                              \
-        for (i = 0; i < N; i++)                                             \
-            x[i] = VEC_SPLAT(i * 1e-3);                                     \
-        for (it = 0; it < iters; it++)                                      \
-            for (i = 0; i < N; i++)                                         \
-                x[i] = x[i] * s + t;                                        \
-        for (i = 0; i < N; i++) {                                           \
-            double first;                                                   \
-            memcpy(&first, &x[i], sizeof first);                            \
-            sum += first;                                                   \
-        }                                                                   \
-        return sum;                                                         \
-    }
-PEAK(4)
-PEAK(8)
-PEAK(12)
-PEAK(16)
-PEAK(20)
-PEAK(24)
-
-static double (*const peak_fn[])(long) = {
-    peak_4, peak_8, peak_12, peak_16, peak_20, peak_24
-};
-static const int peak_chains[] = {4, 8, 12, 16, 20, 24};
-#define NPEAK (int)(sizeof peak_chains / sizeof peak_chains[0])
-
-/* Peak as sampled along with the table: one calibrated loop per chain
- * count; the best chain count's median is the peak (too few chains wait on
- * the latency, too many spill). */
-struct peak {
-    long iters[NPEAK];
-    double rate[NPEAK][MAX_SAMPLES];
-};
-
-static void peak_calibrate(struct peak *pk)
-{
-    int i;
-
-    for (i = 0; i < NPEAK; i++)
-        for (pk->iters[i] = 1000;; pk->iters[i] *= 2) {
-            double t = now();
-            peak_sink = peak_fn[i](pk->iters[i]);
-            if (now() - t >= SAMPLE_SECONDS)
-                break;
-        }
-}
-
-static void peak_sample(struct peak *pk, int s)
-{
-    int i;
-
-    for (i = 0; i < NPEAK; i++) {
-        double t = now();
-        peak_sink = peak_fn[i](pk->iters[i]);
-        t = now() - t;
-        pk->rate[i][s] = 2e-9 * SCHUR_VL * peak_chains[i] * pk->iters[i] / t;
-    }
-}
-
-static double peak_result(struct peak *pk, int *chains)
-{
-    double best = 0.0;
-    int i;
-
-    for (i = 0; i < NPEAK; i++) {
-        double r = median(pk->rate[i], samples);
-        if (r > best)
-            best = r, *chains = peak_chains[i];
-    }
-    return best;
-}
+/* ---- peak ------------------------------------------------------------ */
 
 /* Peak on its own, for the search mode. */
-static double peak_alone(int *chains)
+static double peak_alone(int *lanes, int *chains)
 {
     static struct peak pk;
     int s;
@@ -184,7 +86,7 @@ static double peak_alone(int *chains)
     peak_calibrate(&pk);
     for (s = 0; s < samples; s++)
         peak_sample(&pk, s);
-    return peak_result(&pk, chains);
+    return peak_result(&pk, samples, lanes, chains);
 }
 
 /* ---- the operands and the methods ------------------------------------- */
@@ -242,34 +144,39 @@ static void teardown(struct problem *p)
     free(p->mem[0]), free(p->mem[1]), free(p->mem[2]);
 }
 
-enum method { MODEL, NAIVE, BLAS, NMETHODS };
+/* The methods: the model's blocking, the naive loop, then one per BLAS
+ * that blas.c could load. */
+enum method { MODEL, NAIVE, FIRST_BLAS, NMETHODS = FIRST_BLAS + BLAS_MAX };
+static struct blas blas[BLAS_MAX];
+static int nblas;
 
-static int have_blas(void)
+static int methods(void)
 {
-#ifdef HAVE_BLAS
-    return 1;
-#else
-    return 0;
-#endif
+    return FIRST_BLAS + nblas;
+}
+
+static const char *method_name(int how)
+{
+    return how == MODEL ? "model" : how == NAIVE ? "naive"
+                                                 : blas[how - FIRST_BLAS].name;
 }
 
 /* One call of a method; bl is the blocking for MODEL (and for searches). */
 static void call(enum method how, const struct schur_blocking *bl,
                  const struct problem *p)
 {
+    static const double minus_one = -1.0, one = 1.0;
+
     if (how == MODEL)
         schur_update_blocked(bl, p->m, p->n, p->k, p->a, p->lda, p->b,
                              p->ldb, p->c, p->ldc);
     else if (how == NAIVE)
         schur_naive(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c,
                     p->ldc);
-#ifdef HAVE_BLAS
-    else {
-        static const double minus_one = -1.0, one = 1.0;
-        dgemm_("N", "N", &p->m, &p->n, &p->k, &minus_one, p->a, &p->lda,
-               p->b, &p->ldb, &one, p->c, &p->ldc);
-    }
-#endif
+    else
+        blas[how - FIRST_BLAS].dgemm("N", "N", &p->m, &p->n, &p->k,
+                                     &minus_one, p->a, &p->lda, p->b,
+                                     &p->ldb, &one, p->c, &p->ldc);
 }
 
 /* Calls per sample, so that a sample lasts SAMPLE_SECONDS (at least one). */
@@ -341,8 +248,11 @@ static int default_shapes(struct shape *s)
 
 /* ---- the table -------------------------------------------------------- */
 
-static void header(const struct schur_machine *hw, double pk, int chains)
+static void header(const struct schur_machine *hw, double pk, int lanes,
+                   int chains)
 {
+    int how;
+
     printf("# C := C - A*B in double precision, one thread; medians of %d "
            "samples of %s\n", samples, BENCH_CLOCK_NAME);
     printf("# machine: %d-double vectors, %d registers, FMA latency %d, "
@@ -362,21 +272,21 @@ static void header(const struct schur_machine *hw, double pk, int chains)
            hw->fallback & SCHUR_FB_ASSOC ? " assoc" : "",
            hw->fallback & SCHUR_FB_L2 ? " L2" : "",
            hw->fallback & SCHUR_FB_LLC ? " LLC" : "");
-    printf("# peak: %.1f GFLOP/s (%d independent FMA chains of %s)\n", pk,
-           chains, SCHUR_VL > 1 ? "vectors" : "scalars");
+    printf("# peak: %.1f GFLOP/s (best of %d loops of FMA chains: %d chains "
+           "of %d doubles)\n", pk, peak_loops(), chains, lanes);
     if (SCHUR_VL == 1)
-        printf("# plain C build (no vector width in hwparams.h): the peak is "
-               "the scalar one,\n# and the compiler may still vectorise "
-               "parts of the kernel past it\n");
-    if (!have_blas())
-        printf("# dgemm: absent (configure found no BLAS)\n");
-    else if (!getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
-        printf("# warning: OPENBLAS_NUM_THREADS is not set; dgemm may use "
-               "several threads\n");
-    printf("#\n# %-16s %-25s %13s %13s %13s\n", "m x n x k",
-           "model: tile  kc   mc   nc L1 pk", "model", "naive", "dgemm");
-    printf("# %-16s %-25s %13s %13s %13s\n", "", "", "GFLOP/s  %pk",
-           "GFLOP/s  %pk", "GFLOP/s  %pk");
+        printf("# plain C build (no vector width in hwparams.h): the kernel "
+               "is scalar, the peak is not\n");
+    if (nblas == 0)
+        printf("# BLAS: none (configure found none, or none could be "
+               "loaded)\n");
+    printf("#\n# %-14s %-25s", "MxNxK", "tile   kc   mc   nc L1 pk");
+    for (how = 0; how < methods(); how++)
+        printf(" %13s", method_name(how));
+    printf("\n# %-14s %-25s", "", "");
+    for (how = 0; how < methods(); how++)
+        printf(" %13s", "GFLOP/s  %pk");
+    printf("\n");
 }
 
 /* One row of the table: its operands, blocking, and samples. */
@@ -387,11 +297,6 @@ struct row {
     long reps[NMETHODS];
     double t[NMETHODS][MAX_SAMPLES];
 };
-
-static int methods(void)
-{
-    return have_blas() ? NMETHODS : BLAS;
-}
 
 static int row_setup(const struct schur_machine *hw, struct row *r)
 {
@@ -408,35 +313,70 @@ static int row_setup(const struct schur_machine *hw, struct row *r)
     return 0;
 }
 
-static void row_print(struct row *r, double pk)
+static double row_rate(const struct row *r, int how)
+{
+    double t[MAX_SAMPLES];
+
+    memcpy(t, r->t[how], sizeof t);
+    return gflops(&r->p, median(t, samples));
+}
+
+/* pk is 0 when the peak is known to be wrong: no percentages then. */
+static void row_print(const struct row *r, double pk)
 {
     char name[32], blk[48];
     int how;
 
     snprintf(name, sizeof name, "%dx%dx%d", r->sh.m, r->sh.n, r->sh.k);
     describe(&r->bl, blk, sizeof blk);
-    printf("  %-16s %-25s", name, blk);
+    printf("%-16s %-25s", name, blk);
     for (how = 0; how < methods(); how++) {
-        double g = gflops(&r->p, median(r->t[how], samples));
-        printf(" %7.1f %4.0f%%", g, 100.0 * g / pk);
+        double g = row_rate(r, how);
+        if (pk > 0.0)
+            printf(" %7.1f %5.0f", g, 100.0 * g / pk);
+        else
+            printf(" %7.1f %5s", g, "-");
     }
-    printf(have_blas() ? "\n" : "        absent\n");
+    printf("\n");
+}
+
+/* The fastest rate in the table, and where: a method faster than the peak
+ * means the peak loops missed something, and every percentage would be
+ * wrong. */
+static double fastest_rate(const struct row *rows, int n, int *row, int *how)
+{
+    double best = 0.0;
+    int i, h;
+
+    for (i = 0; i < n; i++)
+        for (h = 0; h < methods(); h++)
+            if (row_rate(&rows[i], h) > best)
+                best = row_rate(&rows[i], h), *row = i, *how = h;
+    return best;
+}
+
+static int in_summary(const struct shape *s)
+{
+    return s->m == s->n && s->m == s->k && s->m >= 48 && s->m <= 256;
 }
 
 /* The range each method covers on the square tiles 48..256, the sizes
- * tiled factorisations use. */
-static void summary(struct row *rows, int n, double pk)
+ * tiled factorisations use: % of peak (or GFLOP/s when the peak is
+ * wrong), then the model's speed over each BLAS's. */
+static void summary(const struct row *rows, int n, double pk)
 {
-    double lo[NMETHODS], hi[NMETHODS];
+    double lo[NMETHODS], hi[NMETHODS], r;
     int i, how, any = 0;
 
     for (i = 0; i < n; i++) {
-        struct shape *s = &rows[i].sh;
-        if (s->m != s->n || s->m != s->k || s->m < 48 || s->m > 256)
+        if (!in_summary(&rows[i].sh))
             continue;
         for (how = 0; how < methods(); how++) {
-            double r = 100.0 / pk * gflops(&rows[i].p,
-                                           median(rows[i].t[how], samples));
+            r = row_rate(&rows[i], how);
+            if (how >= FIRST_BLAS)
+                r = row_rate(&rows[i], MODEL) / r;
+            else if (pk > 0.0)
+                r *= 100.0 / pk;
             if (!any || r < lo[how])
                 lo[how] = r;
             if (!any || r > hi[how])
@@ -446,12 +386,12 @@ static void summary(struct row *rows, int n, double pk)
     }
     if (!any)
         return;
-    printf("# tiles 48..256, %% of peak: model %.0f-%.0f", lo[MODEL],
-           hi[MODEL]);
-    printf(", naive %.0f-%.0f", lo[NAIVE], hi[NAIVE]);
-    if (have_blas())
-        printf(", dgemm %.0f-%.0f", lo[BLAS], hi[BLAS]);
-    printf("\n");
+    printf("# tiles 48..256, %s: model %.0f-%.0f, naive %.0f-%.0f\n",
+           pk > 0.0 ? "% of peak" : "GFLOP/s", lo[MODEL], hi[MODEL],
+           lo[NAIVE], hi[NAIVE]);
+    for (how = FIRST_BLAS; how < methods(); how++)
+        printf("# tiles 48..256, model / %s: %.2f-%.2f\n", method_name(how),
+               lo[how], hi[how]);
 }
 
 /* The whole table is swept once per sample, peak included, so that a burst
@@ -461,8 +401,8 @@ static int table(const struct schur_machine *hw, const struct shape *sh, int n)
 {
     static struct peak pk;
     struct row *rows = calloc((size_t)n, sizeof *rows);
-    int i, s, how, chains = 0;
-    double peak_rate;
+    int i, s, how, lanes = 0, chains = 0, fast_row = 0, fast_how = 0;
+    double peak_rate, fast;
 
     if (rows == NULL)
         return 99;
@@ -481,8 +421,16 @@ static int table(const struct schur_machine *hw, const struct shape *sh, int n)
                 rows[i].t[how][s] = sample((enum method)how, &rows[i].bl,
                                            &rows[i].p, rows[i].reps[how]);
     }
-    peak_rate = peak_result(&pk, &chains);
-    header(hw, peak_rate, chains);
+    peak_rate = peak_result(&pk, samples, &lanes, &chains);
+    header(hw, peak_rate, lanes, chains);
+    fast = fastest_rate(rows, n, &fast_row, &fast_how);
+    if (fast > peak_rate) {
+        printf("# the peak is wrong: %s ran %dx%dx%d at %.1f GFLOP/s, above "
+               "it; no %% of peak shown\n", method_name(fast_how),
+               rows[fast_row].sh.m, rows[fast_row].sh.n, rows[fast_row].sh.k,
+               fast);
+        peak_rate = 0.0;
+    }
     for (i = 0; i < n; i++)
         row_print(&rows[i], peak_rate);
     summary(rows, n, peak_rate);
@@ -690,7 +638,8 @@ int main(int argc, char **argv)
 {
     struct shape shapes[32];
     struct schur_machine hw;
-    int nshapes = default_shapes(shapes), search = 0, chains = 0, i;
+    int nshapes = default_shapes(shapes), search = 0, lanes = 0, chains = 0;
+    int i;
     double pk;
 
     for (i = 1; i < argc; i++) {
@@ -731,12 +680,13 @@ int main(int argc, char **argv)
         struct candidate *c = malloc(sizeof *c * MAX_CANDIDATES);
         if (c == NULL)
             return 99;
-        pk = peak_alone(&chains);
+        pk = peak_alone(&lanes, &chains);
         search_header(pk);
         for (i = 0; i < nshapes; i++)
             search_shape(&hw, &shapes[i], pk, c);
         free(c);
         return 0;
     }
+    nblas = blas_load(blas, BLAS_MAX);
     return table(&hw, shapes, nshapes);
 }

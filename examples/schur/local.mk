@@ -15,19 +15,22 @@ examples_schur_schur_test_LDADD = $(HW_LIBM)
 # The benchmark: built and run only by make bench, never by make or check.
 EXTRA_PROGRAMS += examples/schur/schur-bench
 CLEANFILES += examples/schur/schur-bench$(EXEEXT)
-examples_schur_schur_bench_SOURCES = examples/schur/bench.c $(schur_sources)
+examples_schur_schur_bench_SOURCES = examples/schur/bench.c \
+	examples/schur/bench.h examples/schur/peak.c examples/schur/blas.c \
+	$(schur_sources)
 examples_schur_schur_bench_CPPFLAGS = $(schur_cppflags)
 examples_schur_schur_bench_LDADD = $(HW_LIBM)
-if HAVE_BLAS
-examples_schur_schur_bench_CPPFLAGS += -DHAVE_BLAS $(BLAS_CFLAGS)
-examples_schur_schur_bench_LDADD += $(BLAS_LIBS)
+# Each BLAS configure found is loaded by path at run time (see blas.c).
+if SCHUR_BLAS
+examples_schur_schur_bench_CPPFLAGS += -DSCHUR_BLAS='"$(SCHUR_BLAS)"'
+examples_schur_schur_bench_LDADD += $(SCHUR_DL_LIBS)
 endif
 
 EXTRA_DIST += examples/schur/README.md
 
-# One thread for BLAS too: the comparison is single core.
+# The bench sets every BLAS to one thread itself: the comparison is single
+# core.
 bench: bench-schur
 bench-schur: examples/schur/schur-bench$(EXEEXT)
-	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 GOTO_NUM_THREADS=1 \
-	  examples/schur/schur-bench$(EXEEXT) $(SCHUR_BENCH_FLAGS)
+	examples/schur/schur-bench$(EXEEXT) $(SCHUR_BENCH_FLAGS)
 .PHONY: bench bench-schur

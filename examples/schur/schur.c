@@ -33,35 +33,69 @@ int schur_lanes(void)
 
 /* One tile: c[0..mv*VL) x [0..nr) -= a * b over depth k.  Element (i, p)
  * of the A sliver is a[i + p*as]; element (p, j) of the B sliver is
- * b[p + j*bc].  It is a macro so that every array has constant bounds: the
- * loops unroll completely and the mv*nr sums, mv vectors of A and the
- * broadcast element of B all live in registers.  The sums start from C
- * itself rather than from zero, which saves the final add and keeps GCC
- * from turning a zeroing loop into a memset of the array on the stack. */
+ * b[p + j*bc].  Every sum is a named variable, c<i>_<j>, and so is every
+ * vector of A, a<i>: spelt out by the preprocessor, they are scalars to
+ * the compiler at any optimisation level.  An array of sums would stay in
+ * memory unless the optimiser first unrolled every loop over it (GCC does
+ * at -O3, not at -O2) and only then split it into scalars.  The sums start
+ * from C itself rather than from zero, which saves the final add. */
+#define ROWS(MV, X, j) ROWS##MV(X, j)           /* X(i, j), i < MV */
+#define ROWS1(X, j) X(0, j)
+#define ROWS2(X, j) ROWS1(X, j) X(1, j)
+#define ROWS3(X, j) ROWS2(X, j) X(2, j)
+#define ROWS4(X, j) ROWS3(X, j) X(3, j)
+#define COLS(NR, X, MV) COLS##NR(X, MV)         /* X(MV, j), j < NR */
+#define COLS1(X, MV) X(MV, 0)
+#define COLS2(X, MV) COLS1(X, MV) X(MV, 1)
+#define COLS3(X, MV) COLS2(X, MV) X(MV, 2)
+#define COLS4(X, MV) COLS3(X, MV) X(MV, 3)
+#define COLS5(X, MV) COLS4(X, MV) X(MV, 4)
+#define COLS6(X, MV) COLS5(X, MV) X(MV, 5)
+#define COLS7(X, MV) COLS6(X, MV) X(MV, 6)
+#define COLS8(X, MV) COLS7(X, MV) X(MV, 7)
+#define COLS9(X, MV) COLS8(X, MV) X(MV, 8)
+#define COLS10(X, MV) COLS9(X, MV) X(MV, 9)
+#define COLS11(X, MV) COLS10(X, MV) X(MV, 10)
+#define COLS12(X, MV) COLS11(X, MV) X(MV, 11)
+
+#define SUM_LOAD(i, j)                                                      \
+    vec_t c##i##_##j;                                                       \
+    VEC_LOAD(c##i##_##j, c + i * VL + j * ldc);
+#define SUM_STORE(i, j) VEC_STORE(c + i * VL + j * ldc, c##i##_##j);
+#define SUM_FMA(i, j) c##i##_##j -= a##i * b##j;
+#define A_DECL(i, j) vec_t a##i;
+#define A_LOAD(i, j) VEC_LOAD(a##i, a + i * VL);
+#define COL_LOAD(MV, j) ROWS(MV, SUM_LOAD, j)
+#define COL_STORE(MV, j) ROWS(MV, SUM_STORE, j)
+#define COL_FMA(MV, j)                                                      \
+    {                                                                       \
+        vec_t b##j = VEC_SPLAT(b[j * bc]);                                  \
+        ROWS(MV, SUM_FMA, j)                                                \
+    }
+
+/* Clang unrolls the depth loop and then loads the next steps' A early;
+ * the extra vectors push sums out of the registers. */
+#if defined(__clang__)
+#define SCHUR_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define SCHUR_NO_UNROLL
+#endif
+
 #define TILE(MV, NR)                                                        \
     static SCHUR_HOT void tile_##MV##_##NR(                                 \
         int k, const double *a, ptrdiff_t as, const double *b, ptrdiff_t bc, \
         double *c, ptrdiff_t ldc)                                           \
     {                                                                       \
-        vec_t acc[MV][NR], av[MV];                                          \
-        int i, j, p;                                                        \
-        for (j = 0; j < NR; j++)                                            \
-            for (i = 0; i < MV; i++)                                        \
-                VEC_LOAD(acc[i][j], c + i * VL + j * ldc);                  \
-        p = 0;                                                              \
+        int p = 0;                                                          \
+        ROWS(MV, A_DECL, 0)                                                 \
+        COLS(NR, COL_LOAD, MV)                                              \
+        SCHUR_NO_UNROLL                                                     \
         do {                                                                \
-            for (i = 0; i < MV; i++)                                        \
-                VEC_LOAD(av[i], a + i * VL);                                \
-            for (j = 0; j < NR; j++) {                                      \
-                vec_t bv = VEC_SPLAT(b[j * bc]);                            \
-                for (i = 0; i < MV; i++)                                    \
-                    acc[i][j] -= av[i] * bv;                                \
-            }                                                               \
+            ROWS(MV, A_LOAD, 0)                                             \
+            COLS(NR, COL_FMA, MV)                                           \
             a += as, b++;                                                   \
         } while (++p < k);                                                  \
-        for (j = 0; j < NR; j++)                                            \
-            for (i = 0; i < MV; i++)                                        \
-                VEC_STORE(c + i * VL + j * ldc, acc[i][j]);                 \
+        COLS(NR, COL_STORE, MV)                                             \
     }
 
 typedef void tile_fn(int k, const double *a, ptrdiff_t as,
