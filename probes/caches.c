@@ -75,15 +75,11 @@ struct sweep {
     struct hwc_walk w;
 };
 
-/* Walk a new string before its time counts: twice round, because an L3
- * that is filled by the L2's victims rather than by misses (the non-
- * inclusive L3 of this VM's host) holds a string only after a second
- * pass; with one, a 10 MiB footprint timed right after the sweep's
- * largest read 24-35 ns against 17 ns for 16 MiB.  At most WARM_BYTES'
- * worth, though: a string larger than the caches misses however often it
- * is walked, the lines in the cache when it starts are a random share of
- * it as in its steady state, and two passes at memory latency would cost
- * a second a round. */
+/* Walk a new string twice before its time counts: a victim L3, filled by
+ * what the L2 evicts rather than by misses, holds a string only after a
+ * second pass.  At most WARM_BYTES' worth: a string larger than the caches
+ * misses however often it is walked, and two passes at memory latency
+ * would cost more than the trials. */
 static void warm_up(struct sweep *sw, size_t pages)
 {
     size_t lines = pages * sw->s.lines, most = WARM_BYTES / sw->s.line;
@@ -271,7 +267,7 @@ static size_t random_curve(char *buf, size_t top, size_t line, double *x,
 
 struct curves {
     double x[MAX_POINTS], y[REPEATS * 2][MAX_POINTS]; /* the readings */
-    size_t n, readings;
+    size_t n, readings, swept;                        /* swept: with rounds */
     double rx[MAX_POINTS], ry[MAX_POINTS];            /* the random chain */
     size_t rn;
 };
@@ -280,15 +276,19 @@ struct hierarchy {
     size_t levels;            /* including memory when it was reached */
     int memory;               /* the last level is memory */
     size_t agree, of;         /* readings behind the level count */
+    size_t swept_levels;      /* what most readings count */
+    size_t random_levels;     /* the random chain's count, 0 without one */
     double size[MAX_LEVELS];  /* effective size of each cache */
     size_t size_agree[MAX_LEVELS];
+    size_t size_of[MAX_LEVELS];  /* readings that could be fitted */
     double ns[MAX_LEVELS];    /* load-to-use latency, 0 when unknown */
-    const char *why_ns;       /* why the latencies are unknown */
+    const char *why_ns;       /* why a latency is unknown */
 };
 
-/* The latency of a random-chain level: the median of the first half of its
- * plateau, after its first point (which may sit on the rise into it): past
- * the middle, the TLB's share of a larger footprint is added. */
+/* The load-to-use latency of the random chain's plateau from point a to
+ * before b: the median of its first half, after its first point (which may
+ * sit on the rise into it): in the second half, the TLB's share of a
+ * larger footprint is added. */
 static double plateau_ns(const double *y, size_t a, size_t b)
 {
     size_t len = b - a;
@@ -297,6 +297,25 @@ static double plateau_ns(const double *y, size_t a, size_t b)
         len--;
     }
     return hwa_median(y + a, (len + 1) / 2);
+}
+
+/* The random chain's plateau that shares the most octaves of footprint
+ * with (lo, hi]: the same level seen without a prefetcher. */
+static size_t overlapping(const struct curves *c, const size_t *rstart,
+                          size_t rlevels, double lo, double hi)
+{
+    size_t i, best = 0;
+    double most = -1.0;
+    for (i = 0; i < rlevels; i++) {
+        double a = c->rx[rstart[i]];
+        double b = c->rx[(i + 1 < rlevels ? rstart[i + 1] : c->rn) - 1];
+        double o = log((b < hi ? b : hi) / (a > lo ? a : lo));
+        if (o > most) {
+            most = o;
+            best = i;
+        }
+    }
+    return best;
 }
 
 /* The value most readings give and how many give it; without a majority
@@ -327,42 +346,53 @@ static double vote(const double *v, size_t n, size_t *agree)
     return s[(n - 1) / 2];
 }
 
-/* One reading: its levels and the edge of each (hwl_edge).  With the
- * random chain's count, the sweep is fitted to that many levels; a reading
- * that cannot hold them counts its own. */
+/* One reading: its levels (count > 0: fitted to that many) and the edge
+ * of each (hwl_edge).  Returns the number of levels, 0 when the reading
+ * cannot hold `count`. */
 static size_t read_levels(const struct curves *c, const double *y,
                           size_t count, double *size)
 {
-    size_t start[MAX_LEVELS], levels = 0, j;
+    size_t start[MAX_LEVELS], levels, j;
     double lat[MAX_LEVELS];
-    if (count > 1)
-        levels = hwl_fit(y, c->n, count, start, lat) == count ? count : 0;
-    if (levels == 0)
-        levels = hwl_plateaus(y, c->n, LEVEL_RATIO, SWEEP_PER_OCTAVE, MAX_LEVELS,
-                               start, lat);
+    if (count > 0)
+        levels = hwl_fit(y, c->n, count, start, lat);
+    else
+        levels = hwl_plateaus(y, c->n, LEVEL_RATIO, SWEEP_PER_OCTAVE,
+                              MAX_LEVELS, start, lat);
     for (j = 0; j + 1 < levels; j++)
         size[j] = hwl_edge(c->x, y, c->n, start[j], lat[j], lat[j + 1]);
     return levels;
 }
 
+/* Levels: what most readings of the sweep count, checked against the
+ * random chain's count, which no prefetcher squeezes; when the two
+ * differ, the smaller (a level too few leaves a cache unused, one too many
+ * makes a tile of a slope).  Every reading is then fitted to that many and
+ * each edge voted on.  Latencies come from the random chain's plateaus,
+ * each level's from the one that overlaps it most. */
 static void analyse(const struct curves *c, struct hierarchy *h)
 {
     double levels_of[REPEATS * 2], size[REPEATS * 2][MAX_LEVELS], v[REPEATS * 2];
-    double rlat[MAX_LEVELS], last;
-    size_t rstart[MAX_LEVELS], count = 0, r, j, m, oct;
+    double rlat[MAX_LEVELS], last, lo;
+    size_t rstart[MAX_LEVELS], r, j, m, oct;
     memset(h, 0, sizeof *h);
-    if (c->rn > 2)
-        count = hwl_plateaus(c->ry, c->rn, LEVEL_RATIO, RANDOM_PER_OCTAVE,
-                             MAX_LEVELS, rstart, rlat);
     for (r = 0; r < c->readings; r++)
-        levels_of[r] = (double)read_levels(c, c->y[r], count, size[r]);
+        levels_of[r] = (double)read_levels(c, c->y[r], 0, size[r]);
     h->of = c->readings;
-    h->levels = (size_t)vote(levels_of, c->readings, &h->agree);
+    h->levels = h->swept_levels = (size_t)vote(levels_of, c->readings, &h->agree);
+    if (c->rn > 2)
+        h->random_levels = hwl_plateaus(c->ry, c->rn, LEVEL_RATIO,
+                                        RANDOM_PER_OCTAVE, MAX_LEVELS,
+                                        rstart, rlat);
+    if (h->random_levels > 1 && h->random_levels < h->levels)
+        h->levels = h->random_levels;
     for (j = 0; j + 1 < h->levels; j++) {
         for (r = m = 0; r < c->readings; r++)
-            if ((size_t)levels_of[r] == h->levels)
+            if ((size_t)levels_of[r] == h->levels
+                || read_levels(c, c->y[r], h->levels, size[r]) == h->levels)
                 v[m++] = size[r][j];
-        h->size[j] = vote(v, m, &h->size_agree[j]);
+        h->size[j] = m > 0 ? vote(v, m, &h->size_agree[j]) : 0.0;
+        h->size_of[j] = m;
     }
     /* Memory: the median of the sweep's last octave (every reading shares
      * it) is slow enough. */
@@ -370,14 +400,16 @@ static void analyse(const struct curves *c, struct hierarchy *h)
         ;
     last = c->n > 0 ? hwa_median(c->y[0] + oct, c->n - oct) : 0.0;
     h->memory = h->levels > 1 && last >= MEMORY_MIN_NS;
-    if (count != h->levels) {
-        h->why_ns = c->rn == 0 ? "not in the recording (no random chain)"
-                               : "the random chain and the sweep disagree on the levels";
-        return;
+    h->why_ns = "not in the recording (no random chain)";
+    for (j = 0, lo = 0.0; j < h->levels && h->random_levels > 1; j++) {
+        double hi = j + 1 < h->levels ? h->size[j] : 2.0 * c->rx[c->rn - 1];
+        size_t i = j + 1 < h->levels
+                       ? overlapping(c, rstart, h->random_levels, lo, hi)
+                       : h->random_levels - 1;
+        h->ns[j] = plateau_ns(c->ry, rstart[i], i + 1 < h->random_levels
+                                                    ? rstart[i + 1] : c->rn);
+        lo = hi;
     }
-    for (j = 0; j < count; j++)
-        h->ns[j] = plateau_ns(c->ry, rstart[j],
-                              j + 1 < count ? rstart[j + 1] : c->rn);
 }
 
 /* Cross-checks before anything is written or passed on: sizes and
@@ -423,47 +455,50 @@ static double sweep_mib(void)
 }
 
 /* REPEATS readings of the sweep into c->y[c->readings...], and the random
- * chain when c has none yet.  The first pass finds where the curve ends;
- * the random chain runs in a buffer of its own (it would overwrite the
- * sweep's links) before the repeated sweep takes what is left of the
- * budget.  The repeated rounds go two points into memory's octave, for
- * the top of the rise; the points after those keep the first pass's. */
+ * chain when c has none yet.  The first measurement's first pass finds
+ * where the curve ends; the random chain runs in a buffer of its own (it
+ * would overwrite the sweep's links) before the repeated sweep takes what
+ * is left of the budget.  The repeated rounds go two points into memory's
+ * octave, for the top of the rise; the points after those keep the first
+ * pass's trials, which a second measurement shares. */
 static void measure(struct curves *c, char *buf, size_t max, size_t page,
                     size_t line, uint64_t seed)
 {
     static struct sweep sw;
     static double best[MAX_RUNS];
     double ns[MAX_POINTS];
-    size_t n, mem, swept, r, j;
+    size_t n, mem, r, j;
     hwc_paged_init(&sw.s, buf, max, page, line, seed);
     sw.n = footprints(&sw, page, max);
-    (void)place_points(&sw, sw.n, 0);
-    n = first_pass(&sw, ns, &mem);
+    if (c->readings == 0) {
+        (void)place_points(&sw, sw.n, 0);
+        n = first_pass(&sw, ns, &mem);
+        c->swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
+        hwp_log("%zu footprints, memory %s", n, mem ? "reached" : "not reached");
+    } else {
+        n = c->n;
+        memcpy(ns, c->y[0], n * sizeof *ns);
+    }
     if (c->rn == 0) {
-        size_t top = (size_t)(sw.pages[n - 1] * page);
+        size_t top = sw.pages[n - 1] * page;
         char *rbuf;
         top = top < max / 4 ? top : max / 4;
         rbuf = hwc_alloc(top, 1u << 21, 0);
         c->rn = random_curve(rbuf, top, line, c->rx, c->ry);
         hwc_free(rbuf, top);
     }
-    swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
-    (void)place_points(&sw, swept, 1);
+    (void)place_points(&sw, c->swept, 1);
     (void)sweep_curve(&sw, best);
-    if (c->readings > 0 && n > c->n)
-        n = c->n; /* a second measurement is read on the first one's grid */
     for (r = 0; r < REPEATS; r++) {
         double *y = c->y[c->readings + r];
-        reading(&sw, swept < n ? swept : n, best, r, y);
-        for (j = swept; j < n; j++)
+        reading(&sw, c->swept, best, r, y);
+        for (j = c->swept; j < n; j++)
             y[j] = ns[j];
     }
     for (j = 0; j < n; j++)
         c->x[j] = (double)(sw.pages[j] * page);
     c->n = n;
     c->readings += REPEATS;
-    hwp_log("%zu footprints, %zu swept in %zu points, memory %s", n, swept,
-            sw.points, mem ? "reached" : "not reached");
     hwc_paged_free(&sw.s);
 }
 
@@ -471,7 +506,6 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
  * probe has one curve, untitled or titled footprint_bytes. */
 static void replay(struct curves *c)
 {
-    double x[MAX_POINTS];
     size_t r, n;
     for (r = 0; r < REPEATS * 2; r++) {
         n = hwp_replay("sweep", r, c->x, c->y[r], MAX_POINTS);
@@ -485,7 +519,6 @@ static void replay(struct curves *c)
         c->readings = c->n > 0;
     }
     c->rn = hwp_replay("random chain", 0, c->rx, c->ry, MAX_POINTS);
-    (void)x;
 }
 
 static void dump(const struct curves *c)
@@ -525,10 +558,17 @@ static void emit_cycles(const char *key, double ns, double mhz,
 
 static void emit(const struct hierarchy *h, double mhz, const char *why)
 {
-    char key[64];
+    char key[96];
     size_t caches = h->levels - 1, j;
     hwp_emit_int("cache_levels", (long long)caches);
-    note_agreement("cache_levels", h->agree, h->of);
+    if (h->random_levels > 1 && h->random_levels != h->swept_levels) {
+        snprintf(key, sizeof key, "%zu of %zu readings count %zu, the random "
+                 "chain %zu: the smaller", h->agree, h->of,
+                 h->swept_levels - 1, h->random_levels - 1);
+        hwp_note("cache_levels", key);
+    } else {
+        note_agreement("cache_levels", h->agree, h->of);
+    }
     for (j = 0; j < caches && j < 3; j++) {
         if (j == 0)
             snprintf(key, sizeof key, "l1d_effective_bytes");
@@ -538,7 +578,7 @@ static void emit(const struct hierarchy *h, double mhz, const char *why)
             hwp_absent(key, why);
         } else {
             hwp_emit_int(key, (long long)h->size[j]);
-            note_agreement(key, h->size_agree[j], h->of);
+            note_agreement(key, h->size_agree[j], h->size_of[j]);
         }
         if (j == 0)
             continue;
