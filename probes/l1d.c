@@ -25,6 +25,8 @@
 /* An L2 hit costs three times an L1 hit or more on every machine we know;
  * half-way on a log scale is a safe line between hit and miss. */
 #define MISS_RATIO 1.6
+/* Points of the search: strides from 8 B to MAX_STRIDE. */
+#define MAX_SEARCH 32
 
 static char *buf;
 static size_t *off;
@@ -59,40 +61,60 @@ static int is_compact(size_t stride, size_t n)
     return time_sequence(stride, n) < MISS_RATIO * l_hit;
 }
 
-/* X-Ray's search.  Returns A and sets *t to the stride T; 0 on failure. */
+/* Where N stops changing: (stride[i], n[i]) as the search found them,
+ * strides doubling.  N stops changing at T; insisting on two more
+ * doublings keeps a single noisy binary search from ending the search
+ * early.  Returns A (the last N minus one) and sets *t; 0 when N never
+ * settled.  Pure, so a replay reaches the same answer. */
+static size_t settled(const double *stride, const double *n, size_t m,
+                      size_t *t)
+{
+    size_t i, same = 0;
+    for (i = 1; i < m && same < 2; i++) {
+        if (n[i] == n[i - 1]) {
+            same++;
+        } else {
+            same = 0;
+            *t = (size_t)stride[i];
+        }
+    }
+    return same == 2 && n[i - 1] > 1.0 ? (size_t)n[i - 1] - 1 : 0;
+}
+
+/* X-Ray's search, live: the longest compact N at the smallest stride,
+ * then at doubling strides until N settles.  Returns A and sets *t to the
+ * stride T; 0 on failure. */
 static size_t find_assoc(size_t *t)
 {
-    size_t s = sizeof(void *), n = 1, n_old, same = 0;
+    double xs[MAX_SEARCH], ns[MAX_SEARCH];
+    size_t s = sizeof(void *), n = 1, m = 0, a;
+    /* A section per attempt: a replay takes the last. */
+    hwp_dump_comment("stride_bytes first_noncompact_n");
     while (is_compact(s, n)) {
         n *= 2;
         if (n * s > BUF_BYTES / 2)
             return 0; /* no cache within reach */
     }
-    /* N stops changing at T; insisting on two more doublings keeps a
-     * single noisy binary search from ending the search early. */
-    while (same < 2) {
-        s *= 2;
-        if (s > MAX_STRIDE || n * s > BUF_BYTES)
-            return 0;
-        n_old = n;
-        n = hwp_first_false(is_compact, s, 1, n_old);
+    for (;;) {
+        xs[m] = (double)s;
+        ns[m++] = (double)n;
         hwp_log("stride %zu: first non-compact N %zu", s, n);
         hwp_dump((double)s, (double)n);
-        if (n == n_old) {
-            same++;
-        } else {
-            same = 0;
-            *t = s;
-        }
+        if ((a = settled(xs, ns, m, t)) > 0)
+            return a;
+        s *= 2;
+        if (s > MAX_STRIDE || n * s > BUF_BYTES || m == MAX_SEARCH)
+            return 0;
+        n = hwp_first_false(is_compact, s, 1, n);
     }
-    return n - 1;
 }
 
 /* The line: <0, T, A> and <C + delta, T, A> share a set until delta
- * reaches the line size. */
+ * reaches the line size.  Each delta is dumped, 1 for compact. */
 static size_t find_line(size_t t, size_t a)
 {
     size_t delta, i;
+    hwp_dump_comment("line: delta_bytes compact");
     for (delta = sizeof(void *); delta <= t / 2; delta *= 2) {
         int compact = 0, k;
         for (i = 0; i < a; i++) {
@@ -102,18 +124,17 @@ static size_t find_line(size_t t, size_t a)
         for (k = 0; k < 2 && !compact; k++)
             compact = time_offsets(2 * a) < MISS_RATIO * l_hit;
         hwp_log("delta %zu: %s", delta, compact ? "compact" : "conflicts");
+        hwp_dump((double)delta, compact);
         if (compact)
             return delta;
     }
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The live experiments; returns A and sets *t and *line (0: not found). */
+static size_t measure(size_t *t, size_t *line)
 {
-    double mhz;
-    size_t assoc = 0, t = 0, line, attempt;
-    hwp_init(argc, argv, "l1d");
-    mhz = hwp_input("cpu_mhz", 0.0);
+    size_t assoc = 0, attempt;
     buf = hwc_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
     if (off == NULL)
@@ -122,25 +143,60 @@ int main(int argc, char **argv)
     off[0] = 0;
     l_hit = time_offsets(1);
     hwp_log("hit latency %.3f ns", l_hit * 1e9);
-    hwp_dump_comment("stride_bytes first_noncompact_n");
+    hwp_dump_comment("hit latency: loads ns_per_load");
+    hwp_dump(1.0, l_hit * 1e9);
     /* A search spoilt by a burst of noise ends in a contradiction that
      * the check below catches; one more attempt usually clears it. */
     for (attempt = 0; attempt < 2; attempt++) {
-        assoc = find_assoc(&t);
-        if (assoc > 0 && is_compact(t, assoc) && !is_compact(t, assoc + 1)
-            && is_compact(t / 2, assoc + 1))
+        assoc = find_assoc(t);
+        if (assoc > 0 && is_compact(*t, assoc) && !is_compact(*t, assoc + 1)
+            && is_compact(*t / 2, assoc + 1))
             break;
         assoc = 0;
     }
+    *line = assoc > 0 ? find_line(*t, assoc) : 0;
+    return assoc;
+}
+
+/* The same from a dump: the search's points (the last attempt's, when
+ * the first was spoilt), the line test's and the hit latency, where the
+ * dump has them; dumps before 2026-12 have only the search. */
+static size_t replay(size_t *t, size_t *line)
+{
+    double xs[MAX_SEARCH], ns[MAX_SEARCH], y;
+    size_t m, i, assoc = 0;
+    for (i = 0; (m = hwp_replay("stride_bytes", i, xs, ns, MAX_SEARCH)) > 0; i++)
+        assoc = settled(xs, ns, m, t);
+    *line = 0;
+    m = hwp_replay("line:", 0, xs, ns, MAX_SEARCH);
+    for (i = 0; i < m && *line == 0; i++)
+        if (ns[i] > 0.5)
+            *line = (size_t)xs[i];
+    if (hwp_replay("hit latency:", 0, xs, &y, 1) == 1)
+        l_hit = y * 1e-9;
+    return assoc;
+}
+
+int main(int argc, char **argv)
+{
+    double mhz;
+    size_t assoc, t = 0, line;
+    hwp_init(argc, argv, "l1d");
+    mhz = hwp_input("cpu_mhz", 0.0);
+    assoc = hwp_replaying() ? replay(&t, &line) : measure(&t, &line);
     if (assoc == 0)
         hwp_skip("no consistent L1 conflict behaviour found");
-    line = find_line(t, assoc);
     hwp_emit_int("l1d_bytes", (long long)(assoc * t));
     hwp_emit_int("l1d_assoc", (long long)assoc);
     if (line > 0)
         hwp_emit_int("l1d_line_bytes", (long long)line);
-    if (mhz > 0.0)
+    else if (hwp_replaying())
+        hwp_absent("l1d_line_bytes", "not in the recording");
+    if (l_hit > 0.0 && mhz > 0.0)
         hwp_emit_int("l1d_latency_cycles",
                      (long long)(l_hit * mhz * 1e6 + 0.5));
+    else if (hwp_replaying())
+        hwp_absent("l1d_latency_cycles", mhz > 0.0 ? "not in the recording"
+                                                   : "no cpu_mhz given");
     return hwp_finish();
 }

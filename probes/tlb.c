@@ -22,6 +22,7 @@
 #include "lib/levels.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Blocks in the page-size test: more than the last TLB level of the
  * machines we know holds (1.5-3 K entries), so that at the page stride
@@ -78,12 +79,11 @@ static hwp_kernel tlb_point(void *ctx, size_t i, void **kctx)
 }
 
 /* Minimum ns per load at every point of sw, sweep-then-repeat. */
-static void run(struct tlb_sweep *sw, double *ns)
+static void run(struct tlb_sweep *sw, double *ns, int patience, int rounds)
 {
     size_t i;
-    int rounds;
     sw->current = (size_t)-1;
-    rounds = hwp_sweep(tlb_point, sw, sw->n, ns, 2, 8);
+    rounds = hwp_sweep(tlb_point, sw, sw->n, ns, patience, rounds);
     for (i = 0; i < sw->n; i++)
         ns[i] *= 1e9 / HWC_UNROLL;
     hwp_log("%zu points, %d rounds", sw->n, rounds);
@@ -91,21 +91,33 @@ static void run(struct tlb_sweep *sw, double *ns)
 
 /* The page as the TLB sees it: the stride where the time per access stops
  * rising, after a rise of at least a quarter (a curve that never rises
- * has no page we can see): the sharpest knee of the curve.  Past the page
- * the curve only creeps up (page-walk caches cover less of a sparser
- * string): 2-28% a doubling, 20% right after the page in one run, which a
- * fixed bound for "flat" failed, and once 28% and then a fall at 32 KiB,
- * which "the steep step followed by the least rise" took for the page.
- * Not the biggest rise: at half the page the string's 2048 pages
- * already overflow this VM's 1722-entry second TLB, and the rise to it
- * (1.8x) was once steeper than the rise to the page (1.7x), which made
- * the page 2048 bytes. */
-static size_t page_size(size_t line)
+ * has no page we can see).  Not the biggest rise: on the Xeon, at half the
+ * page the string's 2048 pages already overflow the 1722-entry second TLB,
+ * and that rise (1.8x) was once steeper than the one to the page (1.7x).
+ * Not the sharpest one-point knee either: past the page the walks' own
+ * footprint grows (8 page-table entries share a line at the page stride,
+ * one at 8 pages), and on the Zen 4 VM, whose walks are nested, the curve
+ * still rises 1.24-1.55x at twice the page against 1.04 on the Xeon; one
+ * slow trial there (31 ns at 8 KiB, above 25 ns at 32 KiB) then made 8 KiB
+ * the sharper knee.  So: the lower envelope (noise only adds time, and the
+ * curve never falls), then the knee whose rise most exceeds the rise per
+ * point over the two points after it. */
+static size_t page_size(const double *stride, const double *ns, size_t n)
+{
+    double e[MAX_POINTS];
+    long at;
+    hwa_lower_envelope(ns, n, e);
+    at = hwa_knee(e, n, 1.25, 2);
+    return at < 1 ? 0 : (size_t)stride[at];
+}
+
+/* The stride curve, live: 512 B to 64 KiB, one line in each of
+ * PAGE_BLOCKS blocks.  Eight points are cheap; more trials than for the
+ * T(n,k) sweep, because one slow point here changes the page. */
+static size_t stride_curve(size_t line, double *stride, double *ns)
 {
     static struct tlb_sweep sw;
-    double ns[MAX_POINTS];
     size_t s, i;
-    long at;
     sw.line = line;
     for (s = MIN_STRIDE; s <= MAX_STRIDE; s *= 2) {
         struct string *st = &sw.str[sw.n++];
@@ -116,25 +128,20 @@ static size_t page_size(size_t line)
          * 4 KiB, which is every page size we know or less. */
         st->span = s < 4096 ? s : 4096;
     }
-    run(&sw, ns);
+    run(&sw, ns, 3, 16);
     for (i = 0; i < sw.n; i++) {
+        stride[i] = (double)sw.str[i].unit;
         hwp_log("stride %zu: %.2f ns", sw.str[i].unit, ns[i]);
-        hwp_dump((double)sw.str[i].unit, ns[i]);
+        hwp_dump(stride[i], ns[i]);
     }
-    at = hwa_rise_end(ns, sw.n, 1.25);
-    return at < 1 ? 0 : sw.str[at].unit;
+    return sw.n;
 }
 
 /* The steps of one curve, in pages. */
-static size_t steps(const struct string *str, const double *ns, size_t n,
-                    double *at)
+static size_t steps(const double *x, const double *ns, size_t n, double *at)
 {
-    double x[MAX_POINTS], lat[MAX_LEVELS + 1];
+    double lat[MAX_LEVELS + 1];
     size_t i, levels;
-    for (i = 0; i < n; i++) {
-        x[i] = (double)str[i].blocks;
-        hwp_dump(x[i], ns[i]);
-    }
     levels = hwl_levels(x, ns, n, LEVEL_POINTS, FLAT_REL, at, lat,
                         MAX_LEVELS - 1);
     for (i = 0; i + 1 < levels; i++)
@@ -143,30 +150,13 @@ static size_t steps(const struct string *str, const double *ns, size_t n,
     return levels > 0 ? levels - 1 : 0;
 }
 
-int main(int argc, char **argv)
+/* T(1,k) then T(2,k), live: 4 points per octave up to MAX_PAGES pages or
+ * as many as the buffer holds.  Returns the points of each curve. */
+static size_t tlb_curves(size_t line, size_t page, double *x, double *ns)
 {
     static struct tlb_sweep sw;
-    double ns[2 * MAX_POINTS], s1[MAX_LEVELS], s2[MAX_LEVELS], same[MAX_LEVELS], f;
-    size_t page, line, n1, n2, i, k, half, found = 0;
-
-    hwp_init(argc, argv, "tlb");
-    line = (size_t)hwp_input("l1d_line_bytes", 64.0);
-    if (line < sizeof(void *) || line > MIN_STRIDE || MIN_STRIDE % line != 0)
-        hwp_skip("line size out of range");
-    buf = hwc_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
-    off = malloc((PAGE_BLOCKS > 2 * MAX_PAGES ? PAGE_BLOCKS : 2 * MAX_PAGES)
-                 * sizeof *off);
-    if (off == NULL)
-        hwp_skip("out of memory");
-
-    hwp_dump_comment("page test: stride_bytes ns_per_load");
-    page = page_size(line);
-    if (page == 0)
-        hwp_skip("no page size in the stride curve");
-    hwp_emit_int("page_bytes", (long long)page);
-
-    /* T(1,k) then T(2,k), 4 points per octave up to MAX_PAGES pages or as
-     * many as the buffer holds. */
+    size_t i, k, half;
+    double f;
     sw.line = line;
     for (f = MIN_PAGES; f < MAX_PAGES * 1.01 && sw.n < MAX_POINTS;
          f *= 1.1892071) {
@@ -182,13 +172,70 @@ int main(int argc, char **argv)
     for (i = 0; i < half; i++) {
         sw.str[half + i] = sw.str[i];
         sw.str[half + i].per_block = 2;
+        x[i] = (double)sw.str[i].blocks;
     }
     sw.n = 2 * half;
-    run(&sw, ns);
+    run(&sw, ns, 2, 8);
     hwp_dump_comment("T(1,k): pages ns_per_load");
-    n1 = steps(sw.str, ns, half, s1);
+    for (i = 0; i < half; i++)
+        hwp_dump(x[i], ns[i]);
     hwp_dump_comment("T(2,k): pages ns_per_load");
-    n2 = steps(sw.str + half, ns + half, half, s2);
+    for (i = 0; i < half; i++)
+        hwp_dump(x[i], ns[half + i]);
+    return half;
+}
+
+/* A curve of a dump: the section titled `title`; old dumps have the
+ * stride curve untitled, as their first block. */
+static size_t replayed(const char *title, double *x, double *y)
+{
+    size_t n = hwp_replay(title, 0, x, y, MAX_POINTS);
+    if (n == 0 && title[0] == 'p')
+        n = hwp_replay("", 0, x, y, MAX_POINTS);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    double x[MAX_POINTS], ns[2 * MAX_POINTS], x2[MAX_POINTS];
+    double s1[MAX_LEVELS], s2[MAX_LEVELS], same[MAX_LEVELS];
+    size_t page, line, n, n1, n2, i, found = 0;
+
+    hwp_init(argc, argv, "tlb");
+    line = (size_t)hwp_input("l1d_line_bytes", 64.0);
+    if (line < sizeof(void *) || line > MIN_STRIDE || MIN_STRIDE % line != 0)
+        hwp_skip("line size out of range");
+    if (!hwp_replaying()) {
+        buf = hwc_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
+        off = malloc((PAGE_BLOCKS > 2 * MAX_PAGES ? PAGE_BLOCKS : 2 * MAX_PAGES)
+                     * sizeof *off);
+        if (off == NULL)
+            hwp_skip("out of memory");
+        hwp_dump_comment("page test: stride_bytes ns_per_load");
+        n = stride_curve(line, x, ns);
+    } else {
+        n = replayed("page test:", x, ns);
+    }
+    page = page_size(x, ns, n);
+    if (page == 0)
+        hwp_skip("no page size in the stride curve");
+    hwp_emit_int("page_bytes", (long long)page);
+
+    if (!hwp_replaying()) {
+        n = tlb_curves(line, page, x, ns);
+        memcpy(x2, x, n * sizeof *x);
+        memmove(ns + MAX_POINTS, ns + n, n * sizeof *ns);
+        n1 = n2 = n;
+    } else {
+        n1 = replayed("T(1,k):", x, ns);
+        n2 = replayed("T(2,k):", x2, ns + MAX_POINTS);
+        if (n1 == 0 || n2 == 0) {
+            hwp_absent("tlb_levels", "not in the recording");
+            return hwp_finish();
+        }
+    }
+    n1 = steps(x, ns, n1, s1);
+    n2 = steps(x2, ns + MAX_POINTS, n2, s2);
     found = hwl_same_steps(s1, n1, s2, n2, SAME_STEP, same);
     if (found < n1)
         hwp_log("%zu step(s) of T(1,k) have no twin in T(2,k): caches'",

@@ -218,6 +218,70 @@ static void test_detectors(void)
           "rise end: none without a steep step, none on the last point");
 }
 
+static void test_knee(void)
+{
+    /* Stride curves of the TLB probe (512 B to 64 KiB) on the Zen 4 VM:
+     * past the page the curve still rises by 1.3-1.5x, and in this run a
+     * slow trial at 8 KiB (31.1 ns, above the 24.6 at 32 KiB) made the
+     * knee at 8 KiB look the sharper, so the page came out as 8192. */
+    static const double noisy[] = {5.83, 5.87, 6.05, 15.90, 31.13, 34.62,
+                                   24.58, 35.14};
+    static const double page[] = {5.41, 5.71, 10.34, 17.66, 18.47, 18.77,
+                                  21.69, 27.03};
+    static const double y[] = {3, 1, 2, 5, 4};
+    double e[8];
+    size_t i;
+    int ok = 1;
+
+    hwa_lower_envelope(y, 5, e);
+    check(e[0] == 1 && e[1] == 1 && e[2] == 2 && e[3] == 4 && e[4] == 4,
+          "lower envelope: the minimum of every point and those after it");
+    memcpy(e, noisy, sizeof e);
+    hwa_lower_envelope(e, 8, e);
+    for (i = 0; i < 8; i++)
+        ok = ok && e[i] <= noisy[i];
+    check(ok && e[4] == 24.58 && e[7] == 35.14,
+          "lower envelope in place, never above the curve");
+    check(hwa_rise_end(noisy, 8, 1.25) == 4,
+          "rise end takes the noisy 8 KiB knee for the page");
+    check(hwa_knee(e, 8, 1.25, 2) == 3,
+          "knee over two points, on the envelope: the page");
+    check(hwa_knee(page, 8, 1.25, 1) == hwa_rise_end(page, 8, 1.25)
+              && hwa_knee(page, 8, 1.25, 2) == 3,
+          "knee: one point ahead is rise end; two find the page too");
+    check(hwa_knee(page, 8, 1.25, 0) == -1 && hwa_knee(page, 2, 1.25, 2) == -1,
+          "knee: none without points after a step");
+}
+
+static void test_plateau_jump(void)
+{
+    /* The I-cache probe on the Zen 4 VM (icache-1): 8.12 ns per kernel,
+     * flat to 0.03%, to 24320 bytes, then 9.07, 10.32 and 9.0-9.8: a 12%
+     * step that a fixed 20% threshold missed. */
+    static const double zen4[] = {
+        8.1224, 8.1217, 8.1226, 8.1217, 8.1227, 8.1217, 8.1215, 8.1216,
+        8.1229, 8.1227, 8.1241, 8.1220, 8.1229, 8.1222, 8.1251, 8.1222,
+        8.1222, 8.1226, 9.0696, 10.3209, 9.4331, 9.1596, 9.0523, 9.0361,
+        8.9300, 9.1327, 9.3163, 9.4495, 9.5750, 9.7782};
+    static const double spike[] = {5, 5.01, 4.99, 5, 7, 5.02, 5, 6, 6.1, 6};
+    static const double drift[] = {5, 5.01, 5.02, 5.03, 5.04, 5.05, 5.06};
+    static const double tail[] = {5, 5, 5, 5, 5, 9};
+    size_t last = 0;
+
+    check(hwa_plateau_jump(zen4, 30, 3, 5.0, 0.005, 2, &last) == 18
+              && last == 17,
+          "plateau jump: the op cache's 12%% step on Zen 4");
+    check(hwa_plateau_jump(spike, 10, 3, 5.0, 0.005, 2, &last) == 7
+              && last == 6,
+          "plateau jump: one slow point is not a jump, two are");
+    check(hwa_plateau_jump(drift, 7, 3, 5.0, 0.005, 2, NULL) == -1,
+          "plateau jump: a slow drift within the floor is no jump");
+    check(hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 2, NULL) == -1
+              && hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 1, NULL) == 5
+              && hwa_plateau_jump(tail, 2, 3, 5.0, 0.005, 2, NULL) == -1,
+          "plateau jump: the last point alone is not confirmed");
+}
+
 static void test_qt(void)
 {
     static const double v[] = {60, 5.0, 16, 5.2, 250, 17, 4.9, 61, 15.5, 240};
@@ -252,6 +316,8 @@ int main(void)
     test_count_levels();
     test_step_fit();
     test_detectors();
+    test_knee();
+    test_plateau_jump();
     test_qt();
     printf("# %d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;

@@ -110,7 +110,7 @@ _HW_RUN([sched], [sched_slice_us], [1], [], [$HW_PTHREAD])
 AC_DEFUN([HW_PROBE_ICACHE],
 [AC_REQUIRE([HW_PROBE_CLOCK])dnl
 _HW_VALUE([l1i_effective_bytes], [int], [1024], [16777216], [none], [caches],
-  [largest instruction footprint before fetch slows (L1I or op cache), in bytes])dnl
+  [largest straight-line code footprint before instruction fetch slows, in bytes (the decoded-op cache where there is one, else the L1I)])dnl
 AS_IF([test "x$GCC" = xyes], [hw_icache_flags=-g0], [hw_icache_flags=])
 _HW_RUN([icache], [l1i_effective_bytes], [1], [], [$hw_icache_flags])
 ])

@@ -408,6 +408,84 @@ long hwa_rise_end(const double *y, size_t n, double rise)
     return at;
 }
 
+long hwa_knee(const double *y, size_t n, double rise, size_t ahead)
+{
+    double sharpest = 0.0;
+    long at = -1;
+    size_t i;
+
+    for (i = 1; i + 1 < n && ahead > 0; i++) {
+        size_t j = i + ahead < n ? i + ahead : n - 1;
+        double knee;
+        if (!(y[i - 1] > 0.0) || y[i] < rise * y[i - 1] || !(y[j] > 0.0))
+            continue;
+        knee = (y[i] / y[i - 1]) / pow(y[j] / y[i], 1.0 / (double)(j - i));
+        if (at < 0 || knee > sharpest) {
+            sharpest = knee;
+            at = (long)i;
+        }
+    }
+    return at;
+}
+
+void hwa_lower_envelope(const double *y, size_t n, double *out)
+{
+    size_t i;
+
+    for (i = n; i-- > 0;)
+        out[i] = i + 1 < n && out[i + 1] < y[i] ? out[i + 1] : y[i];
+}
+
+/* Centre (median) and robust spread (scaled MAD, at least floor) of the
+ * m plateau values in p; dev is scratch for m values. */
+static void plateau_stats(const double *p, size_t m, double floor_rel,
+                          double *dev, double *centre, double *spread)
+{
+    size_t i;
+
+    *centre = hwa_median(p, m);
+    for (i = 0; i < m; i++)
+        dev[i] = fabs(p[i] - *centre);
+    *spread = 1.4826 * hwa_median(dev, m);
+    if (!(*spread >= floor_rel * *centre))
+        *spread = floor_rel * *centre;
+}
+
+long hwa_plateau_jump(const double *y, size_t n, size_t min_plateau,
+                      double k, double floor_rel, size_t confirm,
+                      size_t *last)
+{
+    double *p, *dev, centre = 0.0, spread = 0.0;
+    size_t m, i, j;
+    long jump = -1;
+
+    if (n < min_plateau || min_plateau == 0 || confirm == 0
+        || (p = malloc(2 * n * sizeof *p)) == NULL)
+        return -1;
+    dev = p + n;
+    for (m = 0; m < min_plateau; m++)
+        p[m] = y[m];
+    plateau_stats(p, m, floor_rel, dev, &centre, &spread);
+    if (last != NULL)
+        *last = min_plateau - 1;
+    for (i = min_plateau; i < n && jump < 0; i++) {
+        if (y[i] <= centre + k * spread) {
+            p[m++] = y[i];
+            plateau_stats(p, m, floor_rel, dev, &centre, &spread);
+            if (last != NULL)
+                *last = i;
+            continue;
+        }
+        for (j = 1; j < confirm && i + j < n; j++)
+            if (!(y[i + j] > centre + k * spread))
+                break;
+        if (j == confirm)
+            jump = (long)i;
+    }
+    free(p);
+    return jump;
+}
+
 long hwa_biggest_step(const double *y, size_t n, double *ratio)
 {
     double best = 0.0;

@@ -66,6 +66,34 @@ long hwa_biggest_step(const double *y, size_t n, double *ratio);
  * says the curve stopped). */
 long hwa_rise_end(const double *y, size_t n, double rise);
 
+/* hwa_rise_end, with the rise after a step taken per point over up to
+ * `ahead` points (1 is hwa_rise_end): of the steep steps i, the one whose
+ * rise y[i]/y[i-1] most exceeds (y[j]/y[i])^(1/(j-i)), j = min(i + ahead,
+ * n - 1); the first on a tie, -1 when none.  Over two points, one slow
+ * point after a knee no longer outweighs the knee. */
+long hwa_knee(const double *y, size_t n, double rise, size_t ahead);
+
+/* The lower envelope from the right: out[i] = min(y[i..n-1]).  For a cost
+ * that cannot fall as x grows, a point above a later one was slowed by
+ * noise, and noise only ever adds time.  out may alias y. */
+void hwa_lower_envelope(const double *y, size_t n, double *out);
+
+/* X-Ray's jump detection (I-cache slides): a plateau grown from the left,
+ * a jump where it ends.  The plateau starts with the first `min_plateau`
+ * points; its centre is their median and its spread 1.4826 times their
+ * median absolute deviation (the standard deviation, for Gaussian noise,
+ * robust to outliers), never less than floor_rel times the centre.  A
+ * point no more than k spreads above the centre joins the plateau (which
+ * updates centre and spread); the first of `confirm` consecutive points
+ * that all lie above it is the jump.  A lone high point is noise: it is
+ * skipped, and neither joins nor ends the plateau.  Returns the jump's
+ * index and writes the index of the plateau's last point before it to
+ * *last (may be NULL); -1 when no jump is confirmed, when n < min_plateau
+ * or on out of memory. */
+long hwa_plateau_jump(const double *y, size_t n, size_t min_plateau,
+                      double k, double floor_rel, size_t confirm,
+                      size_t *last);
+
 /* QT clustering (BlackjackBench 4.2.3) of values v >= 0: repeatedly take the
  * largest set of values lying within `rel_diameter` of its smallest member
  * (max <= min * (1 + rel_diameter)), the lowest one on a tie.  label[i]
