@@ -62,14 +62,21 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   hw_inject_flags=
   AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:build "*],
     [hw_inject_flags=-DHWPROBE_INJECT_BUILD_ERROR])
-  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_probe_dir/$[1].c $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
+  hw_src=$hw_probe_dir/$[1].c
+  # The object compiled ahead (hw_fn_build_lib) serves unless this build
+  # changes what is compiled: a fault injected, a macro defined.
+  AS_CASE([$hw_inject_flags:$hw_probe_flags],
+    [:|:-pthread|:-lpthread|:-g0],
+      [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
+  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
   _AS_ECHO_LOG([$hw_cmd])
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
   hw_why="does not build with $CC $CFLAGS (see config.log)"
   return 1])
 AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
-    [Write the embedded probe sources and compile the probe library once.])],
+    [Write the embedded probe sources, compile the probe library once,
+     and compile the probes ahead of their turns.])],
 [AS_IF([test -f $hw_probe_dir/lib.ok], [return 0])
   AS_IF([test -f $hw_probe_dir/lib.failed],
     [hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
@@ -85,6 +92,23 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
        hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
        return 1])
   done
+  # Then every probe, in two lanes of compilers, before the first is
+  # timed: compiling is half of configure's time, and a compiler running
+  # beside a timing would disturb it.  A probe that fails here is compiled
+  # again at its turn, where config.log gets the errors.
+  hw_lane1= hw_lane2= hw_lane=1
+  for hw_src in $hw_probe_dir/*.c; do
+    eval "hw_lane$hw_lane=\"\$hw_lane$hw_lane \$hw_src\""
+    hw_lane=`expr 3 - $hw_lane`
+  done
+  _AS_ECHO_LOG([compiling ahead, in two lanes: $CC $CPPFLAGS $CFLAGS -c])
+  for hw_lane in "$hw_lane1" "$hw_lane2"; do
+    (for hw_src in $hw_lane; do
+       hw_cmd="$CC $CPPFLAGS $CFLAGS -c -o ${hw_src%.c}.$ac_objext $hw_src"
+       eval "$hw_cmd" >/dev/null 2>&1 || rm -f "${hw_src%.c}.$ac_objext"
+     done) &
+  done
+  wait
   : >$hw_probe_dir/lib.ok])
 AS_REQUIRE_SHELL_FN([hw_fn_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_exec], [SECONDS COMMAND...],
