@@ -155,11 +155,11 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
     const char *why;
     size_t bytes, i, made = 0;
     if (!(effective >= (double)page)) {
-        hwp_log("%s: no effective size: not tested", name);
+        hwp_absent(key, "its effective size is under a page: not tested");
         return 0;
     }
     if (effective > MAX_LEVEL_BYTES) {
-        hwp_log("%s: %.0f bytes is too large to test", name, effective);
+        hwp_absent(key, "the level is too large to test in this probe's memory");
         return 0;
     }
     bytes = 2 * (size_t)(fraction[NFRACTIONS - 1] * effective / (double)page) * page;
@@ -229,8 +229,10 @@ int main(int argc, char **argv)
         double effective = hwp_input(inputs[i], 0.0);
         size_t first = nlevels, j;
         int verdict;
-        if (!(effective > 0.0))
+        if (!(effective > 0.0)) {
+            hwp_absent(keys[i], "no effective size for the level (input)");
             continue;
+        }
         if (unified_below) {
             /* No known chip puts a split level below a unified one
              * (Sandoval 3.3.1): the levels above a unified one are unified,
@@ -259,6 +261,9 @@ int main(int argc, char **argv)
                 verdict ? "unified" : "split");
         if (verdict >= 0)
             hwp_emit_int(keys[i], verdict);
+        else
+            hwp_absent(keys[i], "cannot tell: a trial was spoiled, or too few "
+                       "footprints paid a penalty worth comparing");
         unified_below = verdict == 1;
     }
     return hwp_finish();
