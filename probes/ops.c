@@ -212,13 +212,18 @@ static void emit(const struct op *o)
  * per cycle of the clock probe's clock, as it did there (X-Ray 3.1); code
  * that keeps the chain in memory (Clang ignores `register` without
  * optimisation) would time the store forwarding instead. */
+static int adds_one_a_cycle(void)
+{
+    return ops[IADD32].latency >= 0.75 && ops[IADD32].latency <= 1.4;
+}
+
 static void check_valid(void)
 {
 #if defined(__clang__) && !defined(__OPTIMIZE__)
     hwp_skip("compiled by Clang without optimisation: variables live in "
              "memory");
 #endif
-    if (ops[IADD32].latency < 0.75 || ops[IADD32].latency > 1.4)
+    if (!adds_one_a_cycle())
         hwp_skip("dependent integer additions do not run one per cycle "
                  "with these flags");
 }
@@ -238,6 +243,7 @@ int main(int argc, char **argv)
     double mhz, cycle_s;
     size_t i;
     long reps = 0;
+    int attempt;
     hwp_init(argc, argv, "ops");
     mhz = hwp_input("cpu_mhz", 0.0);
     if (mhz <= 0.0)
@@ -246,9 +252,18 @@ int main(int argc, char **argv)
     /* Let the core leave its idle frequency before the trials count. */
     while (hwp_elapsed() < 0.02)
         (void)hwp_time_per_rep(hwc_run, (void *)&ops[0].kernels[0], &reps);
-    hwc_sweep_span(point, NOPS * NCHAINS, best, SPAN);
-    for (i = 0; i < NOPS; i++)
-        analyse(&ops[i], best + i * NCHAINS, cycle_s);
+    /* A second sweep when the first saw the additions off their one a
+     * cycle: a neighbour that took the core for the whole of a sweep, or a
+     * clock still changing, is gone by the next more often than not. */
+    for (attempt = 0; attempt < 2; attempt++) {
+        hwc_sweep_span(point, NOPS * NCHAINS, best, SPAN);
+        for (i = 0; i < NOPS; i++)
+            analyse(&ops[i], best + i * NCHAINS, cycle_s);
+        if (adds_one_a_cycle())
+            break;
+        hwp_log("additions at %.2f cycles: sweeping again",
+                ops[IADD32].latency);
+    }
     check_valid();
     for (i = 0; i < NOPS; i++)
         emit(&ops[i]);
