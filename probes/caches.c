@@ -502,6 +502,32 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
     hwc_paged_free(&sw.s);
 }
 
+/* The L1's edge below the conflict test's capacity (l1d_bytes) by more
+ * than the sweep's step: something else took part of the L1 while it was
+ * swept (a neighbour on the core's other hardware thread, which a VM's
+ * vCPU may be).  The footprints up to twice the capacity cost microseconds:
+ * they are timed again, each reading keeping its best. */
+static void measure_l1_again(struct curves *c, char *buf, size_t max,
+                             size_t page, size_t line, double l1d_bytes)
+{
+    static struct sweep sw;
+    static double best[MAX_RUNS];
+    double y[MAX_POINTS];
+    size_t n = 0, r, j;
+    hwc_paged_init(&sw.s, buf, max, page, line, 0xCAC4E);
+    sw.n = footprints(&sw, page, max);
+    while (n < c->n && c->x[n] <= 2.0 * l1d_bytes)
+        n++;
+    (void)place_points(&sw, n, 1);
+    (void)hwp_sweep(sweep_point, &sw, sw.points, best, 2, 8);
+    for (r = 0; r < c->readings && r < REPEATS; r++) {
+        reading(&sw, n, best, r, y);
+        for (j = 0; j < n; j++)
+            c->y[r][j] = y[j] < c->y[r][j] ? y[j] : c->y[r][j];
+    }
+    hwc_paged_free(&sw.s);
+}
+
 /* The readings and the random chain of a dump.  A dump of the earlier
  * probe has one curve, untitled or titled footprint_bytes. */
 static void replay(struct curves *c)
@@ -622,6 +648,13 @@ int main(int argc, char **argv)
     }
     analyse(&c, &h);
     why = cross_check(&h, c.x, c.n, l1d_bytes);
+    if (buf != NULL && why == NULL && h.levels > 1 && h.size[0] < l1d_bytes) {
+        hwp_log("L1 edge %.0f below the capacity %.0f: timing it again",
+                h.size[0], l1d_bytes);
+        measure_l1_again(&c, buf, max, page, line, l1d_bytes);
+        analyse(&c, &h);
+        why = cross_check(&h, c.x, c.n, l1d_bytes);
+    }
     /* Measured again once when the readings disagree or fail a check,
      * while the budget lasts: the vote then runs over both. */
     if (buf != NULL && (why != NULL || 2 * h.agree <= h.of)
