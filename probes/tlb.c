@@ -231,6 +231,8 @@ int main(int argc, char **argv)
         n2 = replayed("T(2,k):", x2, ns + MAX_POINTS);
         if (n1 == 0 || n2 == 0) {
             hwp_absent("tlb_levels", "not in the recording");
+            hwp_absent("tlb1_entries", "not in the recording");
+            hwp_absent("tlb2_entries", "not in the recording");
             return hwp_finish();
         }
     }
@@ -243,7 +245,15 @@ int main(int argc, char **argv)
     for (i = 0; i < found && i < 2; i++)
         hwp_emit_int(i == 0 ? "tlb1_entries" : "tlb2_entries",
                      (long long)same[i]);
-    hwp_emit_int("tlb_levels", (long long)(found > 2 ? 2 : found));
+    if (found == 0) {
+        hwp_absent("tlb_levels", "no step that T(1,k) and T(2,k) agree on");
+        hwp_absent("tlb1_entries", "no step that T(1,k) and T(2,k) agree on");
+    } else {
+        hwp_emit_int("tlb_levels", (long long)(found > 2 ? 2 : found));
+    }
+    if (found < 2)
+        hwp_absent("tlb2_entries", "no second step that T(1,k) and T(2,k) "
+                   "agree on");
     free(off);
     return hwp_finish();
 }
