@@ -6,8 +6,9 @@ AM_TESTS_ENVIRONMENT = \
 	CC='$(CC)'; CXX='$(CXX)'; CFLAGS='$(CFLAGS)'; CPPFLAGS='$(CPPFLAGS)'; \
 	MAKE='$(MAKE)'; AUTORECONF='$(AUTORECONF)'; PKG_CONFIG='$(PKG_CONFIG)'; \
 	CROSS_CC='$(CROSS_CC)'; CROSS_HOST='$(CROSS_HOST)'; \
+	GNUPLOT='$(GNUPLOT)'; BROWSER='$(BROWSER)'; \
 	export top_srcdir top_builddir CC CXX CFLAGS CPPFLAGS MAKE AUTORECONF \
-	  PKG_CONFIG CROSS_CC CROSS_HOST;
+	  PKG_CONFIG CROSS_CC CROSS_HOST GNUPLOT BROWSER;
 EXTRA_DIST += tests/setup.sh
 
 # The downstream project, made configurable once for all tests that use it:
