@@ -225,13 +225,12 @@ static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
     return i < sw->n ? i + 1 : sw->n;
 }
 
-
 /* ---- the fully random chain ------------------------------------------ */
 
-/* ns per load of a random cycle through every line of the first `bytes`
- * of buf, at three footprints an octave from 16 KiB up to `top`.  The
- * chain overwrites the sweep's links: it runs after the sweep.  Returns
- * the number of points. */
+/* ns per load of a random cycle through every line of the first k lines
+ * of buf, at RANDOM_PER_OCTAVE footprints an octave from a page up to
+ * `top` (a buffer of its own: the chain would overwrite the sweep's
+ * links).  Returns the number of points. */
 static size_t random_curve(char *buf, size_t top, size_t line, double *x,
                            double *ns)
 {
