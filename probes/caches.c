@@ -300,6 +300,19 @@ static double plateau_ns(const double *y, size_t a, size_t b)
     return hwa_median(y + a, (len + 1) / 2);
 }
 
+/* The random chain's latency at footprint f, interpolated on log scales
+ * between its points; 0 outside them. */
+static double random_at(const struct curves *c, double f)
+{
+    size_t i;
+    for (i = 0; i + 1 < c->rn; i++)
+        if (c->rx[i] <= f && f <= c->rx[i + 1]) {
+            double t = log(f / c->rx[i]) / log(c->rx[i + 1] / c->rx[i]);
+            return exp(log(c->ry[i]) + t * log(c->ry[i + 1] / c->ry[i]));
+        }
+    return 0.0;
+}
+
 /* The random chain's plateau, from `from` on, that shares the most
  * octaves of footprint with (lo, hi]: the same level seen without a
  * prefetcher.  Levels map to plateaus in order, one each. */
@@ -414,6 +427,11 @@ static void analyse(const struct curves *c, struct hierarchy *h)
                           lo, hi);
         h->ns[j] = plateau_ns(c->ry, rstart[i], i + 1 < h->random_levels
                                                     ? rstart[i + 1] : c->rn);
+        /* The last cache, shared with other cores and tenants, is read
+         * at the middle (in octaves) of its own span: a share that shrinks
+         * as the footprint grows makes no plateau of its own to read. */
+        if (j > 0 && j + 2 == h->levels && random_at(c, sqrt(lo * hi)) > 0.0)
+            h->ns[j] = random_at(c, sqrt(lo * hi));
         hwp_log("level %zu: to %.0f bytes, random chain's plateau %zu: %.2f ns",
                 j + 1, hi, i + 1, h->ns[j]);
         lo = hi;
