@@ -2,23 +2,14 @@
  * effective capacity and load-to-use latency of each, and the latency of
  * memory (Sandoval 2.2.2 and 2.3; BlackjackBench 3.1.2).
  *
- * Two experiments, each a check on the other:
- *  - the cache-only sweep: for a footprint of k bytes, walk the reference
- *    string C(k) (every line of a page in random order, pages in random
- *    order: chain.h), so each TLB miss is shared by a page of cache
- *    misses and the edges of the levels are the caches', not the TLB's.
- *    It is swept over REPEATS page placements at once (sweep-then-repeat),
- *    and each placement's curve is analysed on its own: the sizes are
- *    what the readings agree on (consensus), not what one of them said.
- *  - a fully random chain over every line of the footprint, at fewer
- *    footprints: nothing for a prefetcher to follow, so its plateaus are
- *    the load-to-use latencies, and levels that a spatial prefetcher
- *    squeezes together in C(k) (a region prefetcher fills the rest of a
- *    page) stay far apart.  It counts the levels and gives their
- *    latencies; the sweep gives their edges.
- *
- * Memory is the last level, reached when the sweep's last octave is at
- * least MEMORY_MIN_NS: the sweep stops there, or at its largest footprint.
+ * Two experiments check each other.  The cache-only sweep walks C(k)
+ * (lines of a page in random order, pages in random order: chain.h), so a
+ * TLB miss is shared by a page of cache misses and the edges are the
+ * caches'; it runs over REPEATS page placements at once, each a reading
+ * analysed on its own, and a size is what the readings agree on.  A fully
+ * random chain over every line, which no prefetcher follows, checks the
+ * count of levels and gives their latencies.  Memory is the last level,
+ * reached when the sweep's last octave is at least MEMORY_MIN_NS.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"

@@ -1,41 +1,19 @@
 /* icache.c - effective instruction-cache capacity (Sandoval chapter 3,
  * X-Ray's I-cache slides).
  *
- * NKERNELS kernels of equal size, each a block of straight-line code,
- * are run as a chain: kernel i does its work and calls kernel i - 1, down
- * to kernel 0.  Starting the chain at kernel n - 1 runs n kernels, a
- * static footprint of n kernels; the time per kernel is the cost of its
- * dynamic instructions plus whatever fetching them costs.  While the
- * footprint fits, that time is flat; the first footprint at which it rises
- * is the effective capacity of the first level that holds instructions.
- *
- * The kernels' work is eight independent chains of additions and
- * exclusive-ors with 32-bit immediates: up to four operations a cycle of
- * seven bytes each, more bytes a cycle than a front end fetches from
- * anything but its nearest level (Sandoval 3.2.1: maximise instruction
- * bytes per second; immediates are data read through the fetch path).
- * Constants differ from kernel to kernel so no two kernels are the same
- * function (compilers merge identical ones).
- *
- * Each call site calls one kernel, so branch prediction is not what is
- * measured.  On cores with a decoded-op cache the first step is usually
- * where the op cache overflows, before the L1I is full (Zen 4: 24 KiB of
- * this code against a 32 KiB L1I): that is still the first capacity at
- * which fetch slows, and it is what code size should respect.  Aggressive
- * instruction prefetching can hide the step to the L2; that too is the
- * truth for straight-line code.
- *
- * The step is found as X-Ray's slides find it: a plateau grown from the
- * left while the points stay within its noise, and a jump where two
- * points in a row lie far above it.  A fixed threshold does not fit every
- * core: the op cache's step on Zen 4 is 12%, and the curve falls back
- * after it (the L1I still feeds the decoders), which hid it from the
- * isotonic fit and a 20% threshold in most runs.  No step up to the
- * largest footprint is a finding, not a failure: the value is withheld.
- *
- * The kernels are written by the preprocessor (a tree of macros), so the
- * source stays small and the compiler sees NKERNELS small functions:
- * compile time grows linearly, about 10 us per byte of kernel code. */
+ * NKERNELS kernels of straight-line code run as a chain (kernel i calls
+ * kernel i - 1), so starting at kernel n - 1 runs a static footprint of n
+ * kernels.  The time per kernel is flat while the footprint fits; the first
+ * footprint at which it rises is the effective capacity of the first level
+ * that holds instructions: on cores with a decoded-op cache, usually where
+ * that overflows, before the L1I is full.  That is what code size should
+ * respect.  The kernels' work (independent chains with 32-bit immediates)
+ * fetches more bytes a cycle than anything but the nearest level delivers
+ * (Sandoval 3.2.1); each call site calls one kernel, so branch prediction
+ * is not what is measured.  The step is a jump above the plateau's own
+ * spread, not a fixed ratio; no step is a finding, and the value is
+ * withheld.  A tree of macros writes the kernels: a small source, NKERNELS
+ * small functions for the compiler. */
 #include "lib/analysis.h"
 #include "lib/hwprobe.h"
 
