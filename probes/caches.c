@@ -97,8 +97,8 @@ static hwp_kernel sweep_point(void *ctx, size_t i, void **kctx)
 
 /* Points for the first n footprints: one run of pages each (placements 0)
  * or REPEATS disjoint runs, footprint-major, so that a sweep round
- * still goes from small to large.  Returns the number of points. */
-static size_t place_points(struct sweep *sw, size_t n, int placements)
+ * still goes from small to large. */
+static void place_points(struct sweep *sw, size_t n, int placements)
 {
     size_t j, p, m = 0, region = sw->s.npages / REPEATS;
     for (j = 0; j < n; j++)
@@ -112,30 +112,26 @@ static size_t place_points(struct sweep *sw, size_t n, int placements)
     sw->points = m;
     sw->current = (size_t)-1;
     sw->skip = 0;
-    return m;
 }
 
 /* The sweep-then-repeat of the sampling discipline, in two parts: the
  * placed footprints, cheap, with rounds to spare, then the large ones with
  * what is left of the budget.  In one sweep the large footprints' walks
  * at memory latency ate the budget in three rounds, and three trials do
- * not take the neighbours' noise out of a 1 MiB point.  Returns the
- * rounds of the first part. */
-static int sweep_curve(struct sweep *sw, double *best)
+ * not take the neighbours' noise out of a 1 MiB point. */
+static void sweep_curve(struct sweep *sw, double *best)
 {
     size_t split = 0;
-    int rounds;
     while (split < sw->points
            && sw->pages[sw->fp[split]] * sw->s.page <= PLACED_BYTES)
         split++;
-    rounds = hwp_sweep(sweep_point, sw, split, best, 2, 8);
+    (void)hwp_sweep(sweep_point, sw, split, best, 2, 8);
     if (split < sw->points) {
         sw->skip = split;
         (void)hwp_sweep(sweep_point, sw, sw->points - split, best + split,
                         2, 8);
         sw->skip = 0;
     }
-    return rounds;
 }
 
 /* Reading r's curve: ns per load at each of the first n footprints, from
@@ -492,7 +488,7 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
     hwc_paged_init(&sw.s, buf, max, page, line, seed);
     sw.n = footprints(&sw, page, max);
     if (c->readings == 0) {
-        (void)place_points(&sw, sw.n, 0);
+        place_points(&sw, sw.n, 0);
         n = first_pass(&sw, ns, &mem);
         c->swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
         hwp_log("%zu footprints, memory %s", n, mem ? "reached" : "not reached");
@@ -508,8 +504,8 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
         c->rn = random_curve(rbuf, top, line, c->rx, c->ry);
         hwc_free(rbuf, top);
     }
-    (void)place_points(&sw, c->swept, 1);
-    (void)sweep_curve(&sw, best);
+    place_points(&sw, c->swept, 1);
+    sweep_curve(&sw, best);
     for (r = 0; r < REPEATS; r++) {
         double *y = c->y[c->readings + r];
         reading(&sw, c->swept, best, r, y);
@@ -540,7 +536,7 @@ static void measure_l1_again(struct curves *c, char *buf, size_t max,
     sw.n = footprints(&sw, page, max);
     while (n < c->n && c->x[n] <= 2.0 * l1d_bytes)
         n++;
-    (void)place_points(&sw, n, 1);
+    place_points(&sw, n, 1);
     /* Rounds apart in time, whatever is left of the budget (hwp_sweep
      * always completes its first round): a neighbour that came for a
      * second spoils some of them, not all. */

@@ -12,8 +12,7 @@
  * (Sandoval 3.2.1); each call site calls one kernel, so branch prediction
  * is not what is measured.  The step is a jump above the plateau's own
  * spread, not a fixed ratio; no step is a finding, and the value is
- * withheld.  A tree of macros writes the kernels: a small source, NKERNELS
- * small functions for the compiler. */
+ * withheld.  A tree of macros writes the kernels. */
 #include "lib/analysis.h"
 #include "lib/hwprobe.h"
 

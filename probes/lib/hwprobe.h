@@ -12,10 +12,8 @@
  *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
  *   -r FILE      replay: analyse the curves of a dump instead of timing
  *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
- * The environment variable HWPROBE_INJECT (crash, hang, garbage, absent)
- * makes the probe misbehave on purpose, so that tests can exercise
- * configure's fallbacks through the real failure paths; absent withholds
- * every value, each with a reason (hwp_absent).
+ * HWPROBE_INJECT (crash, hang, garbage, absent) in the environment makes
+ * the probe misbehave on purpose, for configure's fallback tests.
  */
 #ifndef HWPROBE_H
 #define HWPROBE_H

@@ -11,25 +11,12 @@
  * above the point after it. */
 #define SPIKE 1.25
 
-/* Take the spikes out first.  Inside median3 a spike also sits in its
- * neighbours' windows, and it moved the point after it when that one was
- * on a rise: 60, spike, 90, 120 became 60, 90, 120, 120, and the two
- * equal points on a soft rise passed for a level of their own; in a level
- * of three points the one after the spike became a spike itself, and the
- * level was lost (tests/test-levels.c).  A spike is replaced by the curve
- * after it extended back (on log scales, as far below the next point as
- * the one after that is above it): on a rise that is where the rise would
- * be, on a level or at its first point it is the level.  It is kept below
- * the next point, and above the middle (on log scales) of its neighbours,
- * so that the level before a spike runs on into it only when the point
- * after the spike is within (1 + flat_rel)^2 of that level, where it is
- * nearly flat anyway.  Left to right: the left neighbour is clean.  The
- * first point has none, but a cost curve starts on its fastest level: a
- * first point above the second is a spike, which the median (its window
- * cut short) kept and the isotonic fit then pooled into the whole first
- * level, raising it: L1 at 6 cycles instead of 5 for a tripled first
- * point, L1 and a small L2 merged into one.  The last point has no right
- * neighbour, and a curve may end on a rise: it stays. */
+/* Take the spikes out first, left to right, before the median of three
+ * (which would pass a spike on to the point after it and make a level of a
+ * soft rise).  A spike becomes the curve after it extended back on log
+ * scales, kept between the middle of its neighbours and the next point.
+ * The first point is a spike when above the second (a cost curve starts
+ * on its fastest level); the last stays, since a curve may end on a rise. */
 static void despike(const double *y, size_t n, double *out)
 {
     size_t i;
