@@ -194,6 +194,7 @@ static size_t at_memory(const size_t *pages, const double *ns, size_t i)
 static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
 {
     size_t i;
+    double t0 = hwp_elapsed();
     *mem = 0;
     for (i = 0; i < sw->n; i++) {
         void *k;
@@ -208,8 +209,10 @@ static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
         ns[i] *= 1e9 / HWC_UNROLL;
         if ((*mem = at_memory(sw->pages, ns, i)) > 0)
             return i + 1;
-        if (hwp_budget_left() < hwp_elapsed())
-            break; /* keep half the time for the repeated sweep */
+        /* Half of what is left after setting up, for the repeated sweep:
+         * a fresh VM can spend most of the budget faulting the buffer in. */
+        if (hwp_budget_left() < hwp_elapsed() - t0)
+            break;
     }
     return i < sw->n ? i + 1 : sw->n;
 }
@@ -367,6 +370,23 @@ static size_t read_levels(const struct curves *c, const double *y,
     return levels;
 }
 
+/* Each cache's size: what the readings that hold h->levels levels vote
+ * for (size[r] is overwritten by the fit of reading r to that many). */
+static void vote_sizes(const struct curves *c, struct hierarchy *h,
+                       const double *levels_of, double size[][MAX_LEVELS])
+{
+    double v[REPEATS * 2];
+    size_t j, r, m;
+    for (j = 0; j + 1 < h->levels; j++) {
+        for (r = m = 0; r < c->readings; r++)
+            if ((size_t)levels_of[r] == h->levels
+                || read_levels(c, c->y[r], h->levels, size[r]) == h->levels)
+                v[m++] = size[r][j];
+        h->size[j] = m > 0 ? vote(v, m, &h->size_agree[j]) : 0.0;
+        h->size_of[j] = m;
+    }
+}
+
 /* Levels: what most readings of the sweep count, checked against the
  * random chain's count, which no prefetcher squeezes; when the two
  * differ, the smaller (a level too few leaves a cache unused, one too many
@@ -375,9 +395,9 @@ static size_t read_levels(const struct curves *c, const double *y,
  * each level's from the one that overlaps it most. */
 static void analyse(const struct curves *c, struct hierarchy *h)
 {
-    double levels_of[REPEATS * 2], size[REPEATS * 2][MAX_LEVELS], v[REPEATS * 2];
+    double levels_of[REPEATS * 2], size[REPEATS * 2][MAX_LEVELS];
     double rlat[MAX_LEVELS], last, lo;
-    size_t rstart[MAX_LEVELS], r, j, m, oct, i;
+    size_t rstart[MAX_LEVELS], r, j, oct, i;
     memset(h, 0, sizeof *h);
     for (r = 0; r < c->readings; r++)
         levels_of[r] = (double)read_levels(c, c->y[r], 0, size[r]);
@@ -387,15 +407,19 @@ static void analyse(const struct curves *c, struct hierarchy *h)
         h->random_levels = hwl_plateaus(c->ry, c->rn, LEVEL_RATIO,
                                         RANDOM_PER_OCTAVE, MAX_LEVELS,
                                         rstart, rlat);
-    if (h->random_levels > 1 && h->random_levels < h->levels)
-        h->levels = h->random_levels;
-    for (j = 0; j + 1 < h->levels; j++) {
-        for (r = m = 0; r < c->readings; r++)
-            if ((size_t)levels_of[r] == h->levels
-                || read_levels(c, c->y[r], h->levels, size[r]) == h->levels)
-                v[m++] = size[r][j];
-        h->size[j] = m > 0 ? vote(v, m, &h->size_agree[j]) : 0.0;
-        h->size_of[j] = m;
+    vote_sizes(c, h, levels_of, size);
+    h->why_ns = "not in the recording (no random chain)";
+    /* A random chain the budget cut short of twice the last cache's edge
+     * has not seen memory: its count says nothing. */
+    if (h->random_levels > 1 && h->random_levels < h->levels) {
+        if (h->levels > 1
+            && c->rx[c->rn - 1] < 2.0 * h->size[h->levels - 2]) {
+            h->random_levels = 0;
+            h->why_ns = "the random chain ran out of budget before memory";
+        } else {
+            h->levels = h->random_levels;
+            vote_sizes(c, h, levels_of, size);
+        }
     }
     /* Memory: the median of the sweep's last octave (every reading shares
      * it) is slow enough. */
@@ -403,7 +427,6 @@ static void analyse(const struct curves *c, struct hierarchy *h)
         ;
     last = c->n > 0 ? hwa_median(c->y[0] + oct, c->n - oct) : 0.0;
     h->memory = h->levels > 1 && last >= MEMORY_MIN_NS;
-    h->why_ns = "not in the recording (no random chain)";
     for (j = 0, lo = 0.0, i = 0; j < h->levels && h->random_levels > 1; j++) {
         double hi = j + 1 < h->levels ? h->size[j] : 2.0 * c->rx[c->rn - 1];
         /* Leave a plateau for each level after this one; memory's is
