@@ -15,13 +15,14 @@
 #include "lib/analysis.h"
 #include "lib/chain.h"
 #include "lib/levels.h"
+#include "lib/sweep.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_POINTS 128
+#define MAX_POINTS HWS_MAX_POINTS
 #define MAX_LEVELS 6
 /* Memory is slower than this: DRAM answers a random load in 50 ns or more
  * on every machine we know of (lmbench's tables, our corpus), while last
@@ -39,131 +40,14 @@
 #define SWEEP_PER_OCTAVE 4
 /* The sweep's largest footprint (the input max_mib sets another). */
 #define SWEEP_MIB 512.0
-/* Independent placements of the sweep up to PLACED_BYTES: with 4 KiB
- * pages at physical addresses the OS chooses, how much of a physically
- * indexed cache one string can use depends on how its pages fall on the
- * cache's page colours, so each placement is a reading of its own.  Past
- * PLACED_BYTES every placement would be walked at memory latency for
- * nothing: the readings share one. */
-#define REPEATS 5
-#define PLACED_BYTES ((size_t)8 << 20)
-#define MAX_RUNS (MAX_POINTS * REPEATS)
-/* The warm-up walk after a switch stops after this many bytes' worth of
- * lines (see warm_up). */
-#define WARM_BYTES ((size_t)32 << 20)
+/* Readings: the sweep's page placements (sweep.h). */
+#define REPEATS HWS_PLACEMENTS
 /* Rounds of the L1's footprints when its edge is timed again. */
 #define L1_ROUNDS 4
 /* The random chain: three footprints an octave, up to the sweep's end but
  * at most RANDOM_MAX_BYTES (its offsets take a pointer per line). */
 #define RANDOM_PER_OCTAVE 3
 #define RANDOM_MAX_BYTES ((size_t)128 << 20)
-
-struct sweep {
-    struct hwc_paged s;
-    size_t pages[MAX_POINTS];        /* footprint j, in pages */
-    size_t n;                        /* footprints */
-    size_t fp[MAX_RUNS], at[MAX_RUNS]; /* point i: footprint, first page */
-    size_t points, current;
-    size_t skip;                     /* sweep_point(i) is point skip + i */
-    struct hwc_walk w;
-};
-
-/* Walk a new string twice before its time counts: a victim L3, filled by
- * what the L2 evicts rather than by misses, holds a string only after a
- * second pass.  At most WARM_BYTES' worth: a string larger than the caches
- * misses however often it is walked, and two passes at memory latency
- * would cost more than the trials. */
-static void warm_up(struct sweep *sw, size_t pages)
-{
-    size_t lines = pages * sw->s.lines, most = WARM_BYTES / sw->s.line;
-    hwc_touch(&sw->w, 2 * lines < most ? 2 * lines : most);
-}
-
-/* Switching to point i rebuilds its string and warms it up, so the timed
- * loads see the steady state of that footprint, not the previous one's. */
-static hwp_kernel sweep_point(void *ctx, size_t i, void **kctx)
-{
-    struct sweep *sw = ctx;
-    i += sw->skip;
-    if (sw->current != i) {
-        size_t pages = sw->pages[sw->fp[i]];
-        sw->w.p = hwc_paged_string_at(&sw->s, sw->at[i], pages);
-        warm_up(sw, pages);
-        sw->current = i;
-    }
-    *kctx = &sw->w;
-    return hwc_chase;
-}
-
-/* Points for the first n footprints: one run of pages each (placements 0)
- * or REPEATS disjoint runs, footprint-major, so that a sweep round
- * still goes from small to large. */
-static void place_points(struct sweep *sw, size_t n, int placements)
-{
-    size_t j, p, m = 0, region = sw->s.npages / REPEATS;
-    for (j = 0; j < n; j++)
-        for (p = 0; p < REPEATS; p++) {
-            if (p > 0 && (!placements || sw->pages[j] > region
-                          || sw->pages[j] * sw->s.page > PLACED_BYTES))
-                break;
-            sw->fp[m] = j;
-            sw->at[m++] = p * region;
-        }
-    sw->points = m;
-    sw->current = (size_t)-1;
-    sw->skip = 0;
-}
-
-/* The sweep-then-repeat of the sampling discipline, in two parts: the
- * placed footprints, cheap, with rounds to spare, then the large ones with
- * what is left of the budget.  In one sweep the large footprints' walks
- * at memory latency ate the budget in three rounds, and three trials do
- * not take the neighbours' noise out of a 1 MiB point. */
-static void sweep_curve(struct sweep *sw, double *best)
-{
-    size_t split = 0;
-    while (split < sw->points
-           && sw->pages[sw->fp[split]] * sw->s.page <= PLACED_BYTES)
-        split++;
-    (void)hwp_sweep(sweep_point, sw, split, best, 2, 8);
-    if (split < sw->points) {
-        sw->skip = split;
-        (void)hwp_sweep(sweep_point, sw, sw->points - split, best + split,
-                        2, 8);
-        sw->skip = 0;
-    }
-}
-
-/* Reading r's curve: ns per load at each of the first n footprints, from
- * placement r where footprint j has one, else from the shared one. */
-static void reading(const struct sweep *sw, size_t n, const double *best,
-                    size_t r, double *ns)
-{
-    size_t i = 0, j;
-    for (j = 0; j < n; j++) {
-        size_t k = i;
-        while (i < sw->points && sw->fp[i] == j)
-            i++;
-        ns[j] = best[k + (r < i - k ? r : 0)] * 1e9 / HWC_UNROLL;
-    }
-}
-
-/* Footprints: SWEEP_PER_OCTAVE an octave, page multiples.  Denser points
- * would only give soft transitions enough points to pass for a level. */
-static size_t footprints(struct sweep *sw, size_t page, size_t max_bytes)
-{
-    double f = (double)page;
-    size_t n = 0;
-    while (n < MAX_POINTS) {
-        size_t pages = (size_t)(f / (double)page + 0.5);
-        if (pages * page > max_bytes)
-            break;
-        if (n == 0 || pages > sw->pages[n - 1])
-            sw->pages[n++] = pages;
-        f *= pow(2.0, 1.0 / SWEEP_PER_OCTAVE);
-    }
-    return n;
-}
 
 /* Memory: the octave ending at point i (its median, against a neighbour's
  * burst) is at least MEMORY_MIN_NS, at least twice the latency three
@@ -191,7 +75,7 @@ static size_t at_memory(const size_t *pages, const double *ns, size_t i)
 /* First pass, small to large: three quick trials per point, to see where
  * the curve ends.  Returns the number of points kept; *mem is where
  * memory's flat octave begins, or 0 when the pass did not reach it. */
-static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
+static size_t first_pass(struct hws_sweep *sw, double *ns, size_t *mem)
 {
     size_t i;
     double t0 = hwp_elapsed();
@@ -200,7 +84,7 @@ static size_t first_pass(struct sweep *sw, double *ns, size_t *mem)
         void *k;
         long reps = 0;
         int t;
-        (void)sweep_point(sw, i, &k);
+        (void)hws_point(sw, i, &k);
         ns[i] = 1e30;
         for (t = 0; t < 3; t++) {
             double v = hwp_time_per_rep(hwc_chase, k, &reps);
@@ -244,7 +128,8 @@ static size_t random_curve(char *buf, size_t top, size_t line, double *x,
         for (i = 0; i < k; i++)
             off[i] *= line;
         w.p = hwc_link(buf, off, k);
-        hwc_touch(&w, 2 * k < WARM_BYTES / line ? 2 * k : WARM_BYTES / line);
+        hwc_touch(&w, 2 * k < HWS_WARM_BYTES / line ? 2 * k
+                                                      : HWS_WARM_BYTES / line);
         x[n] = (double)(k * line);
         ns[n++] = hwp_min_time(hwc_chase, &w, 2, 5) * 1e9 / HWC_UNROLL;
         if (hwp_budget_left() < 0.0)
@@ -504,14 +389,14 @@ static double sweep_mib(void)
 static void measure(struct curves *c, char *buf, size_t max, size_t page,
                     size_t line, uint64_t seed)
 {
-    static struct sweep sw;
-    static double best[MAX_RUNS];
+    static struct hws_sweep sw;
+    static double best[HWS_MAX_RUNS];
     double ns[MAX_POINTS];
     size_t n, mem, r, j;
     hwc_paged_init(&sw.s, buf, max, page, line, seed);
-    sw.n = footprints(&sw, page, max);
+    (void)hws_footprints(&sw, page, max, SWEEP_PER_OCTAVE);
     if (c->readings == 0) {
-        place_points(&sw, sw.n, 0);
+        hws_place(&sw, sw.n, 0);
         n = first_pass(&sw, ns, &mem);
         c->swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
         hwp_log("%zu footprints, memory %s", n, mem ? "reached" : "not reached");
@@ -527,11 +412,11 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
         c->rn = random_curve(rbuf, top, line, c->rx, c->ry);
         hwc_free(rbuf, top);
     }
-    place_points(&sw, c->swept, 1);
-    sweep_curve(&sw, best);
+    hws_place(&sw, c->swept, 1);
+    hws_run(&sw, best);
     for (r = 0; r < REPEATS; r++) {
         double *y = c->y[c->readings + r];
-        reading(&sw, c->swept, best, r, y);
+        hws_reading(&sw, c->swept, best, r, y);
         for (j = c->swept; j < n; j++)
             y[j] = ns[j];
     }
@@ -550,23 +435,23 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
 static void measure_l1_again(struct curves *c, char *buf, size_t max,
                              size_t page, size_t line, double l1d_bytes)
 {
-    static struct sweep sw;
-    static double best[MAX_RUNS];
+    static struct hws_sweep sw;
+    static double best[HWS_MAX_RUNS];
     double y[MAX_POINTS];
     size_t n = 0, r, j;
     int k;
     hwc_paged_init(&sw.s, buf, max, page, line, 0xCAC4E);
-    sw.n = footprints(&sw, page, max);
+    (void)hws_footprints(&sw, page, max, SWEEP_PER_OCTAVE);
     while (n < c->n && c->x[n] <= 2.0 * l1d_bytes)
         n++;
-    place_points(&sw, n, 1);
+    hws_place(&sw, n, 1);
     /* Rounds apart in time, whatever is left of the budget (hwp_sweep
      * always completes its first round): a neighbour that came for a
      * second spoils some of them, not all. */
     for (k = 0; k < L1_ROUNDS; k++) {
-        (void)hwp_sweep(sweep_point, &sw, sw.points, best, 1, 1);
+        (void)hwp_sweep(hws_point, &sw, sw.points, best, 1, 1);
         for (r = 0; r < c->readings && r < REPEATS; r++) {
-            reading(&sw, n, best, r, y);
+            hws_reading(&sw, n, best, r, y);
             for (j = 0; j < n; j++)
                 c->y[r][j] = y[j] < c->y[r][j] ? y[j] : c->y[r][j];
         }

@@ -9,7 +9,8 @@ memory_tests = tests/l1d.test tests/os-cache.sh
 TESTS += tests/l1d.test
 
 
-probe_lib_sources += probes/lib/levels.h probes/lib/levels.c
+probe_lib_sources += probes/lib/levels.h probes/lib/levels.c \
+	probes/lib/sweep.h probes/lib/sweep.c
 probe_sources += probes/caches.c
 probe_programs += probes/caches
 probes_caches_LDADD = $(probe_ldadd)
