@@ -111,10 +111,10 @@ static size_t random_curve(char *buf, size_t top, size_t line, double *x,
                            double *ns)
 {
     size_t lines = (top < RANDOM_MAX_BYTES ? top : RANDOM_MAX_BYTES) / line;
-    size_t *off = malloc(lines * sizeof *off), n = 0, i, prev = 0;
+    size_t *next = malloc(lines * sizeof *next), n = 0, prev = 0;
     uint64_t seed = 0x5EED;
     double f;
-    if (off == NULL)
+    if (next == NULL)
         return 0;
     for (f = 4096.0; n < MAX_POINTS; f *= pow(2.0, 1.0 / RANDOM_PER_OCTAVE)) {
         size_t k = (size_t)f / line;
@@ -124,10 +124,7 @@ static size_t random_curve(char *buf, size_t top, size_t line, double *x,
         if (k == prev)
             continue;
         prev = k;
-        hwc_random_order(off, k, &seed);
-        for (i = 0; i < k; i++)
-            off[i] *= line;
-        w.p = hwc_link(buf, off, k);
+        w.p = hwc_random_cycle(buf, k, line, next, &seed);
         hwc_touch(&w, 2 * k < HWS_WARM_BYTES / line ? 2 * k
                                                       : HWS_WARM_BYTES / line);
         x[n] = (double)(k * line);
@@ -135,7 +132,7 @@ static size_t random_curve(char *buf, size_t top, size_t line, double *x,
         if (hwp_budget_left() < 0.0)
             break;
     }
-    free(off);
+    free(next);
     return n;
 }
 
@@ -255,6 +252,17 @@ static size_t read_levels(const struct curves *c, const double *y,
     return levels;
 }
 
+/* The values, for the log. */
+static const char *list(const double *v, size_t n)
+{
+    static char text[REPEATS * 2 * 16];
+    size_t i, used = 0;
+    text[0] = '\0';
+    for (i = 0; i < n && used < sizeof text; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, " %.0f", v[i]);
+    return text;
+}
+
 /* Each cache's size: what the readings that hold h->levels levels vote
  * for (size[r] is overwritten by the fit of reading r to that many). */
 static void vote_sizes(const struct curves *c, struct hierarchy *h,
@@ -269,6 +277,7 @@ static void vote_sizes(const struct curves *c, struct hierarchy *h,
                 v[m++] = size[r][j];
         h->size[j] = m > 0 ? vote(v, m, &h->size_agree[j]) : 0.0;
         h->size_of[j] = m;
+        hwp_log("level %zu's edge: %s", j + 1, list(v, m));
     }
 }
 
@@ -399,7 +408,8 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
         hws_place(&sw, sw.n, 0);
         n = first_pass(&sw, ns, &mem);
         c->swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
-        hwp_log("%zu footprints, memory %s", n, mem ? "reached" : "not reached");
+        hwp_log("%.2f s: first pass, %zu footprints, memory %s", hwp_elapsed(),
+                n, mem ? "reached" : "not reached");
     } else {
         n = c->n;
         memcpy(ns, c->y[0], n * sizeof *ns);
@@ -411,9 +421,12 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
         rbuf = hwc_alloc(top, 1u << 21, 0);
         c->rn = random_curve(rbuf, top, line, c->rx, c->ry);
         hwc_free(rbuf, top);
+        hwp_log("%.2f s: random chain to %.0f bytes", hwp_elapsed(),
+                c->rn ? c->rx[c->rn - 1] : 0.0);
     }
     hws_place(&sw, c->swept, 1);
     hws_run(&sw, best);
+    hwp_log("%.2f s: %zu points swept", hwp_elapsed(), sw.points);
     for (r = 0; r < REPEATS; r++) {
         double *y = c->y[c->readings + r];
         hws_reading(&sw, c->swept, best, r, y);
@@ -575,6 +588,7 @@ int main(int argc, char **argv)
         if (line < sizeof(void *) || line > page || page % line != 0)
             hwp_skip("line size does not divide the page");
         buf = hwc_alloc(max, 1u << 21, 0);
+        hwp_log("%.2f s: %zu MiB allocated", hwp_elapsed(), max >> 20);
         measure(&c, buf, max, page, line, 0xCAC4E);
     }
     analyse(&c, &h);

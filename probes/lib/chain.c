@@ -112,6 +112,24 @@ void hwc_random_order(size_t *v, size_t n, uint64_t *seed)
     hwp_shuffle(v, n, seed);
 }
 
+void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
+                        uint64_t *seed)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        next[i] = i;
+    /* Sattolo's shuffle: i -> next[i] is then a single cycle, uniformly
+     * drawn among all of them. */
+    for (i = n - 1; i > 0 && n > 1; i--) {
+        size_t j = (size_t)(hwp_rand(seed) % i), t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+    for (i = 0; i < n; i++)
+        *(void **)(base + i * stride) = base + next[i] * stride;
+    return (void **)base;
+}
+
 void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
                     size_t page, size_t line, uint64_t seed)
 {

@@ -63,6 +63,12 @@ void **hwc_link(char *base, const size_t *off, size_t n);
 
 /* Identity permutation 0..n-1 in random order (deterministic seed). */
 void hwc_random_order(size_t *v, size_t n, uint64_t *seed);
+/* A chain through n lines `stride` bytes apart from base, in a uniformly
+ * random cyclic order, its links stored in address order so that building
+ * a chain larger than the caches streams rather than missing once a line;
+ * next is scratch for n entries.  Returns the chain's start. */
+void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
+                        uint64_t *seed);
 
 /* The cache-only string C(k) of Sandoval 2.2.2: all lines of a page in a
  * random order (the column set), pages in a random order (the row set), so
