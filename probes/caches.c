@@ -507,13 +507,18 @@ static void dump(const struct curves *c)
         hwp_dump(c->rx[j], c->ry[j]);
 }
 
-static void note_agreement(const char *key, size_t agree, size_t of)
+static void note_agreement(const char *key, size_t agree, size_t of,
+                           double bytes)
 {
-    char text[96];
-    snprintf(text, sizeof text, 2 * agree > of
-             ? "%zu of %zu readings agree"
-             : "no majority (%zu of %zu agree): the smaller candidate",
-             agree, of);
+    char text[160];
+    int n = snprintf(text, sizeof text, 2 * agree > of
+                     ? "%zu of %zu readings agree"
+                     : "no majority (%zu of %zu agree): the smaller candidate",
+                     agree, of);
+    /* Past HWS_PLACED_BYTES the readings share one placement. */
+    if (bytes > (double)HWS_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
+        snprintf(text + n, sizeof text - (size_t)n,
+                 " (one page placement above %zu MiB)", HWS_PLACED_BYTES >> 20);
     hwp_note(key, text);
 }
 
@@ -537,7 +542,7 @@ static void emit(const struct hierarchy *h, double mhz, const char *why)
                  h->swept_levels - 1, h->random_levels - 1);
         hwp_note("cache_levels", key);
     } else {
-        note_agreement("cache_levels", h->agree, h->of);
+        note_agreement("cache_levels", h->agree, h->of, 0.0);
     }
     for (j = 0; j < caches && j < 3; j++) {
         if (j == 0)
@@ -548,7 +553,7 @@ static void emit(const struct hierarchy *h, double mhz, const char *why)
             hwp_absent(key, why);
         } else {
             hwp_emit_int(key, (long long)h->size[j]);
-            note_agreement(key, h->size_agree[j], h->size_of[j]);
+            note_agreement(key, h->size_agree[j], h->size_of[j], h->size[j]);
         }
         if (j == 0)
             continue;
