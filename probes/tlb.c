@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 {
     double x[MAX_POINTS], ns[2 * MAX_POINTS], x2[MAX_POINTS];
     double s1[MAX_LEVELS], s2[MAX_LEVELS], same[MAX_LEVELS];
-    size_t page, line, n, n1, n2, i, found = 0;
+    size_t page, line, n, n1, n2, found;
 
     hwp_init(argc, argv, "tlb");
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
@@ -219,7 +219,6 @@ int main(int argc, char **argv)
     page = page_size(x, ns, n);
     if (page == 0)
         hwp_skip("no page size in the stride curve");
-    hwp_emit_int("page_bytes", (long long)page);
 
     if (!hwp_replaying()) {
         n = tlb_curves(line, page, x, ns);
@@ -230,6 +229,7 @@ int main(int argc, char **argv)
         n1 = replayed("T(1,k):", x, ns);
         n2 = replayed("T(2,k):", x2, ns + MAX_POINTS);
         if (n1 == 0 || n2 == 0) {
+            hwp_emit_int("page_bytes", (long long)page);
             hwp_absent("tlb_levels", "not in the recording");
             hwp_absent("tlb1_entries", "not in the recording");
             hwp_absent("tlb2_entries", "not in the recording");
@@ -242,18 +242,30 @@ int main(int argc, char **argv)
     if (found < n1)
         hwp_log("%zu step(s) of T(1,k) have no twin in T(2,k): caches'",
                 n1 - found);
-    for (i = 0; i < found && i < 2; i++)
-        hwp_emit_int(i == 0 ? "tlb1_entries" : "tlb2_entries",
-                     (long long)same[i]);
-    if (found == 0) {
-        hwp_absent("tlb_levels", "no step that T(1,k) and T(2,k) agree on");
-        hwp_absent("tlb1_entries", "no step that T(1,k) and T(2,k) agree on");
+    /* The sweeps put their strings a page apart: a TLB's step shows in
+     * both at the same k only when that page is right.  The first TLB
+     * level holds fewer pages than the L1D holds lines, so T(1,k)'s first
+     * step is a TLB's and must be shared.  A stride curve whose knee is
+     * not the page (a last TLB level as large as its string, its sets
+     * thinned by power-of-two strides) fails this, and every value read
+     * at that page goes with it. */
+    if (found == 0 || same[0] > s1[0] * SAME_STEP) {
+        const char *why = "the T(1,k) and T(2,k) sweeps taken at the stride "
+                          "curve's knee do not share their first step";
+        hwp_absent("page_bytes", why);
+        hwp_absent("tlb_levels", why);
+        hwp_absent("tlb1_entries", why);
+        hwp_absent("tlb2_entries", why);
     } else {
+        hwp_emit_int("page_bytes", (long long)page);
         hwp_emit_int("tlb_levels", (long long)(found > 2 ? 2 : found));
+        hwp_emit_int("tlb1_entries", (long long)same[0]);
+        if (found > 1)
+            hwp_emit_int("tlb2_entries", (long long)same[1]);
+        else
+            hwp_absent("tlb2_entries", "no second step that T(1,k) and "
+                       "T(2,k) agree on");
     }
-    if (found < 2)
-        hwp_absent("tlb2_entries", "no second step that T(1,k) and T(2,k) "
-                   "agree on");
     free(off);
     return hwp_finish();
 }
