@@ -189,21 +189,21 @@ void hwc_paged_free(struct hwc_paged *s)
 size_t hwc_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
                        size_t span, size_t line, uint64_t seed)
 {
-    size_t lines = span / line, b, j, m = 0, *col;
-    if (n == 0 || lines < n || (col = malloc(lines * sizeof *col)) == NULL)
+    size_t part = n > 0 ? span / line / n : 0, b, j, m = 0, *col;
+    if (part == 0 || (col = malloc(part * sizeof *col)) == NULL)
         return 0;
-    hwc_random_order(col, lines, &seed);
-    /* Block b takes column b (mod lines) of the shuffled set, its other
-     * references lines/n columns further on: k consecutive blocks cover
-     * min(k, lines) different line offsets, the way Sandoval spreads T(1,k)
-     * over the sets.  The shift by b / lines matters when blocks are
-     * smaller than a page: otherwise every page would repeat the same few
-     * offsets, and its lines crowd into a few sets of every cache. */
+    hwc_random_order(col, part, &seed);
+    /* Reference j of a block lies in the j-th n-th of its span, so that
+     * with unit = page all n share the page, and with a unit twice the
+     * page they never do (what lets the TLB probe reject a wrong page).
+     * Block b takes column b (mod part) of the shuffled set: k consecutive
+     * blocks cover min(k, part) line offsets, the way Sandoval spreads
+     * T(1,k) over the sets; the shift by b / part keeps blocks smaller
+     * than a page from repeating the same few offsets in every page. */
     for (b = 0; b < k; b++)
         for (j = 0; j < n; j++)
             off[m++] = b * unit
-                + ((col[(b + j * (lines / n)) % lines] + b / lines) % lines)
-                * line;
+                + (j * part + (col[b % part] + b / part) % part) * line;
     free(col);
     hwp_shuffle(off, m, &seed);
     return m;

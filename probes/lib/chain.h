@@ -98,8 +98,8 @@ void hwc_paged_free(struct hwc_paged *s);
  * string touches k pages but only n*k lines, and the line chosen in
  * successive blocks rotates through a shuffled column set, so the lines
  * spread over the cache sets and cache misses stay as few as the footprint
- * in lines allows; the n lines of one block are span/n apart, in different
- * sets too.  All n*k references are then shuffled, so neither the pages
+ * in lines allows; reference j of a block lies in the j-th n-th of the
+ * span, so the n lines of one block are in different sets too.  All n*k references are then shuffled, so neither the pages
  * nor the lines come in an order a prefetcher could follow.  off[] (room
  * for n*k) receives the offsets in walk order; returns n*k, or 0 when span
  * holds fewer than n lines. */
