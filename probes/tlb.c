@@ -21,6 +21,7 @@
 #include "lib/chain.h"
 #include "lib/levels.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,14 +151,18 @@ static size_t steps(const double *x, const double *ns, size_t n, double *at)
     return levels > 0 ? levels - 1 : 0;
 }
 
-/* T(1,k) then T(2,k), live: 4 points per octave up to MAX_PAGES pages or
- * as many as the buffer holds.  Returns the points of each curve. */
-static size_t tlb_curves(size_t line, size_t page, double *x, double *ns)
+/* T(1,k) then T(2,k) at `page`, live: 4 points per octave up to
+ * MAX_PAGES pages or as many as the buffer holds, dumped under the titles
+ * `at` gives.  Returns the points of each curve. */
+static size_t tlb_curves(size_t line, size_t page, const char *const at[2],
+                         double *x, double *ns)
 {
     static struct tlb_sweep sw;
+    char title[64];
     size_t i, k, half;
     double f;
     sw.line = line;
+    sw.n = 0;
     for (f = MIN_PAGES; f < MAX_PAGES * 1.01 && sw.n < MAX_POINTS;
          f *= 1.1892071) {
         k = (size_t)(f + 0.5);
@@ -176,10 +181,12 @@ static size_t tlb_curves(size_t line, size_t page, double *x, double *ns)
     }
     sw.n = 2 * half;
     run(&sw, ns, 2, 8);
-    hwp_dump_comment("T(1,k): pages ns_per_load");
+    snprintf(title, sizeof title, "%s pages ns_per_load", at[0]);
+    hwp_dump_comment(title);
     for (i = 0; i < half; i++)
         hwp_dump(x[i], ns[i]);
-    hwp_dump_comment("T(2,k): pages ns_per_load");
+    snprintf(title, sizeof title, "%s pages ns_per_load", at[1]);
+    hwp_dump_comment(title);
     for (i = 0; i < half; i++)
         hwp_dump(x[i], ns[half + i]);
     return half;
@@ -195,11 +202,57 @@ static size_t replayed(const char *title, double *x, double *y)
     return n;
 }
 
+/* The TLB's steps at `page`: T(1,k) and T(2,k) swept (or replayed from
+ * the sections titled at[]), the steps both show into same[], T(1,k)'s
+ * first step into *t1 (0 when none).  Returns how many they share, or -1
+ * when the recording has no such sweeps. */
+static long steps_at(size_t line, size_t page, const char *const at[2],
+                     double *same, double *t1)
+{
+    double x[MAX_POINTS], x2[MAX_POINTS], ns[2 * MAX_POINTS];
+    double s1[MAX_LEVELS], s2[MAX_LEVELS];
+    size_t n1, n2, found;
+    if (!hwp_replaying()) {
+        n1 = n2 = tlb_curves(line, page, at, x, ns);
+        memcpy(x2, x, n1 * sizeof *x);
+        memmove(ns + MAX_POINTS, ns + n1, n1 * sizeof *ns);
+    } else {
+        n1 = replayed(at[0], x, ns);
+        n2 = replayed(at[1], x2, ns + MAX_POINTS);
+        if (n1 == 0 || n2 == 0)
+            return -1;
+    }
+    hwp_log("sweeps at a page of %zu bytes:", page);
+    n1 = steps(x, ns, n1, s1);
+    n2 = steps(x2, ns + MAX_POINTS, n2, s2);
+    found = hwl_same_steps(s1, n1, s2, n2, SAME_STEP, same);
+    if (found < n1)
+        hwp_log("%zu step(s) of T(1,k) have no twin in T(2,k): caches'",
+                n1 - found);
+    *t1 = n1 > 0 ? s1[0] : 0.0;
+    return (long)found;
+}
+
+/* The first TLB level holds fewer pages than the L1D holds lines, so
+ * T(1,k)'s first step is always a TLB's; with T(2,k)'s two lines in the
+ * two halves of a block, only strings truly a page apart show it in both. */
+static int first_shared(long found, const double *same, double t1)
+{
+    return found > 0 && t1 > 0.0 && same[0] <= t1 * SAME_STEP;
+}
+
 int main(int argc, char **argv)
 {
-    double x[MAX_POINTS], ns[2 * MAX_POINTS], x2[MAX_POINTS];
-    double s1[MAX_LEVELS], s2[MAX_LEVELS], same[MAX_LEVELS];
-    size_t page, line, n, n1, n2, found;
+    static const char *const at_knee[2] = { "T(1,k):", "T(2,k):" };
+    static const char *const at_half[2] = { "T(1,k) at half the knee:",
+                                            "T(2,k) at half the knee:" };
+    double x[MAX_POINTS], ns[MAX_POINTS], same[MAX_LEVELS];
+    size_t page, line, n;
+    double t1 = 0.0;
+    long found;
+    int shared;
+    const char *why = "the T(1,k) and T(2,k) sweeps at the stride curve's "
+                      "knee, and at half of it, do not share their first step";
 
     hwp_init(argc, argv, "tlb");
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
@@ -216,42 +269,51 @@ int main(int argc, char **argv)
     } else {
         n = replayed("page test:", x, ns);
     }
-    page = page_size(x, ns, n);
+    /* For tests: the knee to take, as if the stride curve had shown it. */
+    page = (size_t)hwp_input("knee_bytes", (double)page_size(x, ns, n));
     if (page == 0)
         hwp_skip("no page size in the stride curve");
 
-    if (!hwp_replaying()) {
-        n = tlb_curves(line, page, x, ns);
-        memcpy(x2, x, n * sizeof *x);
-        memmove(ns + MAX_POINTS, ns + n, n * sizeof *ns);
-        n1 = n2 = n;
-    } else {
-        n1 = replayed("T(1,k):", x, ns);
-        n2 = replayed("T(2,k):", x2, ns + MAX_POINTS);
-        if (n1 == 0 || n2 == 0) {
-            hwp_emit_int("page_bytes", (long long)page);
-            hwp_absent("tlb_levels", "not in the recording");
-            hwp_absent("tlb1_entries", "not in the recording");
-            hwp_absent("tlb2_entries", "not in the recording");
-            return hwp_finish();
+    found = steps_at(line, page, at_knee, same, &t1);
+    if (found < 0) {
+        hwp_emit_int("page_bytes", (long long)page);
+        hwp_absent("tlb_levels", "not in the recording");
+        hwp_absent("tlb1_entries", "not in the recording");
+        hwp_absent("tlb2_entries", "not in the recording");
+        return hwp_finish();
+    }
+    shared = first_shared(found, same, t1);
+    /* A knee past the page (a last TLB level about as large as the
+     * string, its sets thinned by power-of-two strides) fails the check;
+     * a knee below it would pass, so the one other candidate is half the
+     * knee, swept again.  It stands only if T(1,k)'s first step stays
+     * where it was: had the knee been the page, half of it would put two
+     * blocks in a page and double the blocks the first level holds. */
+    if (!shared && page / 2 >= MIN_STRIDE) {
+        double same2[MAX_LEVELS], t1_half;
+        long again;
+        hwp_log("the sweeps at %zu do not share their first step: "
+                "sweeping at %zu", page, page / 2);
+        again = steps_at(line, page / 2, at_half, same2, &t1_half);
+        if (again < 0)
+            why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee "
+                  "do not share their first step (none at half of it in the "
+                  "recording)";
+        else if (first_shared(again, same2, t1_half)
+                 && t1_half > t1 * SAME_STEP)
+            why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee "
+                  "do not share their first step, and at half of it that "
+                  "step moves: neither is the page for certain";
+        else if (first_shared(again, same2, t1_half)) {
+            page /= 2;
+            found = again;
+            shared = 1;
+            memcpy(same, same2, sizeof same2);
+            hwp_note("page_bytes", "half the stride curve's knee: the "
+                     "sweeps at the knee did not share their first step");
         }
     }
-    n1 = steps(x, ns, n1, s1);
-    n2 = steps(x2, ns + MAX_POINTS, n2, s2);
-    found = hwl_same_steps(s1, n1, s2, n2, SAME_STEP, same);
-    if (found < n1)
-        hwp_log("%zu step(s) of T(1,k) have no twin in T(2,k): caches'",
-                n1 - found);
-    /* The sweeps put their strings a page apart: a TLB's step shows in
-     * both at the same k only when that page is right.  The first TLB
-     * level holds fewer pages than the L1D holds lines, so T(1,k)'s first
-     * step is a TLB's and must be shared.  A stride curve whose knee is
-     * not the page (a last TLB level as large as its string, its sets
-     * thinned by power-of-two strides) fails this, and every value read
-     * at that page goes with it. */
-    if (found == 0 || same[0] > s1[0] * SAME_STEP) {
-        const char *why = "the T(1,k) and T(2,k) sweeps taken at the stride "
-                          "curve's knee do not share their first step";
+    if (!shared) {
         hwp_absent("page_bytes", why);
         hwp_absent("tlb_levels", why);
         hwp_absent("tlb1_entries", why);
