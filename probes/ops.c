@@ -242,16 +242,13 @@ int main(int argc, char **argv)
 {
     double mhz, cycle_s;
     size_t i;
-    long reps = 0;
     int attempt;
     hwp_init(argc, argv, "ops");
     mhz = hwp_input("cpu_mhz", 0.0);
     if (mhz <= 0.0)
         hwp_skip("needs cpu_mhz=MHZ from the clock probe");
     cycle_s = 1e-6 / mhz;
-    /* Let the core leave its idle frequency before the trials count. */
-    while (hwp_elapsed() < 0.02)
-        (void)hwp_time_per_rep(hwc_run, (void *)&ops[0].kernels[0], &reps);
+    hwp_warm_up(hwc_run, (void *)&ops[0].kernels[0], 0.02);
     /* A second sweep when the first saw the additions off their one a
      * cycle: a neighbour that took the core for the whole of a sweep, or a
      * clock still changing, is gone by the next more often than not. */

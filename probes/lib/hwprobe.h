@@ -111,6 +111,10 @@ typedef double (*hwp_kernel)(void *ctx, long reps);
  * between calls, so repeated trials skip the doubling (0 = start at 1). */
 double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io);
 
+/* Run the kernel until `until` seconds after hwp_init(), untimed: the
+ * core leaves its idle frequency before the trials count. */
+void hwp_warm_up(hwp_kernel k, void *ctx, double until);
+
 /* Minimum seconds per repetition over adaptive trials: stop when the minimum
  * has not improved by more than 0.5% for `patience` trials in a row, after
  * max_trials, or when the budget runs out. */

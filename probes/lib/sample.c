@@ -26,6 +26,13 @@ double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io)
     return t / (double)reps;
 }
 
+void hwp_warm_up(hwp_kernel k, void *ctx, double until)
+{
+    long reps = 0;
+    while (hwp_elapsed() < until)
+        (void)hwp_time_per_rep(k, ctx, &reps);
+}
+
 double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials)
 {
     long reps = 0;
