@@ -73,17 +73,6 @@ static size_t *off;        /* room for BUF_BYTES / FIRST_STRIDE offsets */
 static int scattered;      /* a reading saw n not halving: no contiguity */
 static double threshold;   /* between a level's hit and its miss, s/load */
 
-/* Seconds per load of the chain over base + off[0..n-1] (off is
- * shuffled), minimum of adaptive trials. */
-static double time_chain(char *base, size_t n, uint64_t seed)
-{
-    struct hwc_walk w;
-    hwp_shuffle(off, n, &seed);
-    w.p = hwc_link(base, off, n);
-    hwc_touch(&w, 4 * n + 64);
-    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
-}
-
 /* A level's latency: every line of `bytes` at the start of the buffer,
  * pages in a random order (Sandoval's C(k): TLB misses amortised). */
 static double latency(size_t bytes)
@@ -108,11 +97,11 @@ static int huge_pages_took_effect(void)
     size_t i;
     for (i = 0; i < TLB_PAGES; i++)
         off[i] = i * line;
-    compact = time_chain(buf, TLB_PAGES, 1);
+    compact = hwc_time_chain(buf, off, TLB_PAGES, 1);
     (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
-    sparse_huge = time_chain(buf, TLB_PAGES, 2);
+    sparse_huge = hwc_time_chain(buf, off, TLB_PAGES, 2);
     (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
-    sparse_base = time_chain(base, TLB_PAGES, 2);
+    sparse_base = hwc_time_chain(base, off, TLB_PAGES, 2);
     hwc_free(base, TLB_PAGES * page);
     hwp_dump_comment("TLB check: 0 compact, 1 one line a page on huge pages, "
                      "2 on base pages; ns per load");
@@ -137,7 +126,7 @@ static int is_compact(size_t stride, size_t n)
         size_t i;
         for (i = 0; i < n; i++)
             off[i] = i * stride;
-        if (time_chain(buf, n, 0x5E9 + n + stride) < threshold)
+        if (hwc_time_chain(buf, off, n, 0x5E9 + n + stride) < threshold)
             return 1;
     }
     return 0;

@@ -8,9 +8,10 @@
  * the bytes loaded, a write pass the bytes stored, a copy pass both (as
  * STREAM does); MB are 10^6 bytes.
  *
- * The loops are the compiler's own code with the user's CFLAGS, kept from
- * becoming memset or memcpy calls (a volatile operand), since what matters
- * is what a C loop gets; libc's large-copy paths may bypass the cache.
+ * The loops are the compiler's own code with the user's CFLAGS
+ * (lib/memory.h), kept from becoming memset or memcpy calls, since what
+ * matters is what a C loop gets; libc's large-copy paths may bypass the
+ * cache.
  *
  * With all CPUs, each thread streams its own slice, which it touched first
  * so that on a NUMA machine the slice lives near it.  Every pass is timed
@@ -18,6 +19,7 @@
  * repeating: other programs' load spoils single passes, not the answer. */
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
+#include "lib/memory.h"
 #include "lib/team.h"
 
 #include <stdio.h>
@@ -56,43 +58,17 @@ static void slice(const struct stream *s, int rank, size_t *first, size_t *count
     *count = per;
 }
 
-static void read_pass(const uint64_t *p, size_t n)
-{
-    uint64_t a = 0, b = 0, c = 0, d = 0;
-    size_t i;
-    for (i = 0; i < n; i += 4) {
-        a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
-    }
-    hwp_sink += a + b + c + d;
-}
-
-static void write_pass(uint64_t *p, size_t n)
-{
-    uint64_t v = v_zero;
-    size_t i;
-    for (i = 0; i < n; i++)
-        p[i] = v;
-}
-
-static void copy_pass(uint64_t *dst, const uint64_t *src, size_t n)
-{
-    uint64_t k = v_zero;
-    size_t i;
-    for (i = 0; i < n; i++)
-        dst[i] = src[i] ^ k;
-}
-
 static void stream_work(void *arg, int rank)
 {
     struct stream *s = arg;
     size_t first, count;
     slice(s, rank, &first, &count);
     if (s->op == READ)
-        read_pass(s->buf + first, count);
+        hwc_read_words(s->buf + first, count);
     else if (s->op == WRITE)
-        write_pass(s->buf + first, count);
+        hwc_write_words(s->buf + first, count, v_zero);
     else /* the first half of the slice onto its second half */
-        copy_pass(s->buf + first + count / 2, s->buf + first, count / 2);
+        hwc_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
 }
 
 /* Bytes the program asked to move in one pass of op. */

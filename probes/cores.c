@@ -17,6 +17,7 @@
  * share a CPU by the scheduler's whim) and left to the OS when counting
  * cores, because the OS fills idle cores before idle siblings and the CPU
  * numbering of siblings is not ours to know. */
+#include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
 #include "lib/team.h"
@@ -112,15 +113,11 @@ static void work(void *arg, int rank)
 static void *make_chase(uint64_t *seed)
 {
     void **slot = malloc(CHASE_SLOTS * sizeof *slot);
-    size_t order[CHASE_SLOTS], i;
+    size_t scratch[CHASE_SLOTS];
     if (slot == NULL)
         hwp_skip("out of memory");
-    for (i = 0; i < CHASE_SLOTS; i++)
-        order[i] = i;
-    hwp_shuffle(order + 1, CHASE_SLOTS - 1, seed);
-    for (i = 0; i < CHASE_SLOTS; i++)
-        slot[order[i]] = &slot[order[(i + 1) % CHASE_SLOTS]];
-    return slot;
+    return hwc_shuffled_cycle((char *)slot, CHASE_SLOTS, sizeof *slot,
+                              scratch, seed);
 }
 
 /* Time of the slowest of m threads, or of one thread alone for m = 1. */

@@ -35,12 +35,7 @@ static double l_hit; /* seconds per load of a compact sequence */
 /* Seconds per load of the chain over base + off[0..n-1], minimum of trials. */
 static double time_offsets(size_t n)
 {
-    uint64_t seed = 0x51ED + n;
-    struct hwc_walk w;
-    hwp_shuffle(off, n, &seed);
-    w.p = hwc_link(buf, off, n);
-    hwc_touch(&w, 4 * n + 64);
-    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
+    return hwc_time_chain(buf, off, n, 0x51ED + n);
 }
 
 /* Seconds per load of the sequence <0, S, N>. */

@@ -1,5 +1,6 @@
 ### memory probes: L1D conflict test, cache-only sweep, TLB
-probe_lib_sources += probes/lib/chain.h probes/lib/chain.c
+probe_lib_sources += probes/lib/chain.h probes/lib/chain.c \
+	probes/lib/memory.h probes/lib/memory.c
 probe_sources += probes/l1d.c
 probe_programs += probes/l1d
 macro_sources += m4/src/hw_memory.m4

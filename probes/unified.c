@@ -135,15 +135,6 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 }
 
 /* Code pages 0..n-1 in a random order. */
-static size_t *page_order(size_t n, uint64_t *seed)
-{
-    size_t *v = malloc(n * sizeof *v);
-    if (v == NULL)
-        hwp_skip("out of memory");
-    hwc_random_order(v, n, seed);
-    return v;
-}
-
 /* Map and fill one level's footprints, f for each fraction; the number
  * of footprints prepared (0 when the level cannot be tested). */
 static size_t prepare(struct level *lv, const char *name, const char *key,
@@ -176,8 +167,8 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
         lv[made].pages = pages;
         lv[made].code = &code[n];
         lv[made].data = &data[n];
-        lv[made].page_order[0] = page_order(pages, seed);
-        lv[made].page_order[1] = page_order(2 * pages, seed);
+        lv[made].page_order[0] = hwc_new_order(pages, seed);
+        lv[made].page_order[1] = hwc_new_order(2 * pages, seed);
         made++;
     }
     n++;
@@ -223,7 +214,7 @@ int main(int argc, char **argv)
     if (line < 16 || line > page || page % line != 0)
         hwp_skip("no line size (input l1d_line_bytes)");
     lines = page / line;
-    col = page_order(lines, &seed);
+    col = hwc_new_order(lines, &seed);
     z = v_zero;
     for (i = 0; i < NLEVELS; i++) {
         double effective = hwp_input(inputs[i], 0.0);
