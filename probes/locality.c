@@ -122,48 +122,20 @@ static volatile uint64_t v_seed;
 
 /* ---- the producer and the consumer -------------------------------- */
 
-/* Write the level's footprint, all of it, a new value each time. */
-static void produce(enum level lv, uint64_t v)
-{
-    uint64_t *p = (uint64_t *)cache_buf;
-    size_t i, n = footprint[lv] / sizeof *p;
-    for (i = 0; i < n; i++)
-        p[i] = v;
-}
-
 /* The scrub: after writing, the producer reads a buffer four times the
  * level below's effective size, which pushes what it wrote out of the
  * levels below, so that the reader, itself or another CPU, finds it in
- * the level under test or further out.  Without it the CPU alone read
- * part of an L3 footprint from its own L2 and a pair read that part from
- * the producer's L2, slower than from the L3: a pair sharing the L3 read
- * 21 GB/s against 50 alone at 2 MiB, and looked apart.  With it, 22-25
- * against 24-30. */
+ * the level under test or further out, not in the producer's L2. */
 static char *scrub_buf;
 static size_t scrub_bytes[NLEVELS], scrub_size;
 
-static void scrub(enum level lv)
+/* Write the level's footprint, all of it, a new value each time; then
+ * scrub. */
+static void produce(enum level lv, uint64_t v)
 {
-    const uint64_t *p = (const uint64_t *)scrub_buf;
-    size_t i, n = scrub_bytes[lv] / sizeof *p;
-    uint64_t a = 0;
-    for (i = 0; i < n; i += 8)
-        a += p[i];
-    hwp_sink += a;
-}
-
-/* Read the pages base + order[0..n-1] * page, lines in order. */
-static void consume(const char *base, const size_t *pages, size_t n)
-{
-    uint64_t a = 0, b = 0, c = 0, d = 0;
-    size_t k, i, words = page / sizeof(uint64_t);
-    for (k = 0; k < n; k++) {
-        const uint64_t *p = (const uint64_t *)(base + pages[k] * page);
-        for (i = 0; i < words; i += 4) {
-            a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
-        }
-    }
-    hwp_sink += a + b + c + d;
+    hwc_write_words((uint64_t *)cache_buf, footprint[lv] / sizeof v, v);
+    hwc_touch_words((const uint64_t *)scrub_buf,
+                    scrub_bytes[lv] / sizeof v, 8);
 }
 
 /* One consumer pass at a level; seconds. */
@@ -177,7 +149,7 @@ static double consume_pass(enum level lv)
         memory.at = (memory.at + n) % (memory.bytes / page);
     }
     t0 = hwp_now();
-    consume(base, order[lv], n);
+    hwc_read_pages(base, order[lv], n, page);
     return hwp_now() - t0;
 }
 
@@ -188,41 +160,8 @@ struct run {
     long reps, counted, late; /* passes asked for, timed, and late */
     double seconds;  /* the consumer's, summed over the timed passes */
     double produced; /* when the producer finished writing */
-    int turn;        /* 0: the producer's, 1: the consumer's */
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
+    struct hwp_turns turns; /* 0: the producer's, 1: the consumer's */
 };
-
-/* The producer sleeps while the consumer reads, so that it takes
- * nothing from it (a spinning SMT sibling would take half the core). */
-static void wait_turn(struct run *r, int me)
-{
-    pthread_mutex_lock(&r->lock);
-    while (r->turn != me)
-        pthread_cond_wait(&r->cond, &r->lock);
-    pthread_mutex_unlock(&r->lock);
-}
-
-/* The consumer spins while the producer writes, so that it starts
- * reading at once (waking it costs 20 us here), on a CPU not put to
- * sleep in the meantime. */
-static void spin_turn(struct run *r, int me)
-{
-    int turn;
-    do {
-        pthread_mutex_lock(&r->lock);
-        turn = r->turn;
-        pthread_mutex_unlock(&r->lock);
-    } while (turn != me);
-}
-
-static void pass_turn(struct run *r, int to)
-{
-    pthread_mutex_lock(&r->lock);
-    r->turn = to;
-    pthread_cond_broadcast(&r->cond);
-    pthread_mutex_unlock(&r->lock);
-}
 
 /* Rank 0 produces, rank 1 consumes, in turns, until reps passes are
  * timed.  A pass whose reader started late, its CPU busy with another
@@ -235,23 +174,24 @@ static void pair_work(void *arg, int rank)
     struct run *r = arg;
     for (;;) {
         if (rank == 0) {
-            wait_turn(r, 0);
+            /* Asleep while the consumer reads, spinning while the
+             * producer writes (team.h). */
+            hwp_turn_wait(&r->turns, 0);
             if (r->counted >= r->reps)
                 return;
             produce(r->level, v_seed + (uint64_t)r->counted);
-            scrub(r->level);
             r->produced = hwp_now();
         } else {
             if (r->counted >= r->reps)
                 return;
-            spin_turn(r, 1);
+            hwp_turn_spin(&r->turns, 1);
             if (hwp_now() - r->produced <= MAX_GAP
                 || ++r->late > MAX_LATE * r->reps) {
                 r->seconds += consume_pass(r->level);
                 r->counted++;
             }
         }
-        pass_turn(r, !rank);
+        hwp_turn_pass(&r->turns, !rank);
     }
 }
 
@@ -263,10 +203,8 @@ static void alone_work(void *arg, int rank)
     long k;
     (void)rank;
     for (k = 0; k < r->reps; k++) {
-        if (r->level != MEM) {
+        if (r->level != MEM)
             produce(r->level, v_seed + (uint64_t)k);
-            scrub(r->level);
-        }
         r->seconds += consume_pass(r->level);
     }
 }
@@ -290,14 +228,11 @@ static double run_point(void *ctx, long reps)
     r.reps = reps;
     r.counted = r.late = 0;
     r.seconds = r.produced = 0.0;
-    r.turn = 0;
-    pthread_mutex_init(&r.lock, NULL);
-    pthread_cond_init(&r.cond, NULL);
+    hwp_turns_init(&r.turns, 0);
     if (hwp_team_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
                      &r) != 0)
         hwp_skip("cannot create threads");
-    pthread_cond_destroy(&r.cond);
-    pthread_mutex_destroy(&r.lock);
+    hwp_turns_destroy(&r.turns);
     return r.seconds;
 }
 
@@ -309,43 +244,6 @@ static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
 }
 
 /* ---- buffers ------------------------------------------------------- */
-
-struct placement {
-    char *base;
-    size_t bytes;
-};
-
-static void place_work(void *arg, int rank)
-{
-    struct placement *p = arg;
-    (void)rank;
-    p->base = hwc_alloc(p->bytes, HUGE_ALIGN, 1);
-}
-
-/* bytes of memory first touched by CPU cpu, so that on a NUMA machine
- * its pages live in that CPU's node (the paper's first-touch policy). */
-static char *place(size_t bytes, int cpu)
-{
-    static struct hwp_team team;
-    struct placement p;
-    double t0 = hwp_now();
-    p.base = NULL;
-    p.bytes = bytes;
-    if (hwp_team_run(&team, 1, &cpu, place_work, &p) != 0 || p.base == NULL)
-        hwp_skip("cannot create threads");
-    hwp_log("%zu MiB placed by CPU %d in %.3f s", bytes >> 20, cpu,
-            hwp_now() - t0);
-    return p.base;
-}
-
-static size_t *page_order(size_t bytes, uint64_t seed)
-{
-    size_t n = bytes / page, *v = malloc(n * sizeof *v);
-    if (v == NULL)
-        hwp_skip("out of memory");
-    hwc_random_order(v, n, &seed);
-    return v;
-}
 
 /* Half the level, so that it and the scrub (as large as four times the
  * level below, no larger than the footprint) fit in it together; at
@@ -452,11 +350,9 @@ static int measure(size_t npoints)
     if (best == NULL)
         hwp_skip("out of memory");
     rounds = hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, MAX_ROUNDS);
+    rounds = hwp_sweep_more(point_fn, NULL, npoints, best, rounds, MIN_ROUNDS,
+                            limit);
     file_results(best, npoints);
-    for (; rounds < MIN_ROUNDS && hwp_elapsed() < limit; rounds++) {
-        (void)hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, 1);
-        file_results(best, npoints);
-    }
     hwp_log("%zu points, %d rounds", npoints, rounds);
     report(npoints);
     free(best);
@@ -491,7 +387,7 @@ static int stage(int leader, size_t npoints)
 {
     if (memory.base != NULL)
         hwc_free(memory.base, memory.bytes);
-    memory.base = place(memory.bytes, cpus[leader]);
+    memory.base = hwp_alloc_on(cpus[leader], memory.bytes, HUGE_ALIGN);
     memory.at = 0;
     return measure(npoints);
 }
@@ -719,13 +615,15 @@ static void prepare(void)
     size_t lv;
     clear();
     cache_bytes = footprint[L2 + (footprint[L3] > footprint[L2])];
-    cache_buf = place(cache_bytes, cpus[0]);
+    cache_buf = hwp_alloc_on(cpus[0], cache_bytes, HUGE_ALIGN);
     scrub_size = scrub_bytes[L3 - (scrub_bytes[L2] > scrub_bytes[L3])];
     scrub_size = (scrub_size / page + 1) * page;
-    scrub_buf = place(scrub_size, cpus[0]);
-    for (lv = 0; lv < NLEVELS; lv++)
-        order[lv] = page_order(footprint[lv] > 0 ? footprint[lv] : page,
-                               lv + 1);
+    scrub_buf = hwp_alloc_on(cpus[0], scrub_size, HUGE_ALIGN);
+    for (lv = 0; lv < NLEVELS; lv++) {
+        uint64_t seed = lv + 1;
+        order[lv] = hwc_new_order((footprint[lv] > 0 ? footprint[lv] : page)
+                                  / page, &seed);
+    }
 }
 
 static void release(void)

@@ -3,6 +3,8 @@
  * feed it recorded curves. */
 #include "cpu.h"
 
+#include <limits.h>
+
 double hwc_run(void *ctx, long reps)
 {
     hwc_fn fn = *(hwc_fn *)ctx;
@@ -13,17 +15,13 @@ double hwc_run(void *ctx, long reps)
 
 void hwc_sweep_span(hwp_point_fn point, size_t n, double *best, double span)
 {
-    double again[HWC_MAX_POINTS];
-    size_t i;
+    double end = hwp_elapsed() + hwp_budget_left();
+    int rounds;
     if (n > HWC_MAX_POINTS)
         n = HWC_MAX_POINTS;
-    hwp_sweep(point, NULL, n, best, 3, 20);
-    while (hwp_elapsed() < span && hwp_budget_left() > 0.0) {
-        hwp_sweep(point, NULL, n, again, 1, 1);
-        for (i = 0; i < n; i++)
-            if (again[i] < best[i])
-                best[i] = again[i];
-    }
+    rounds = hwp_sweep(point, NULL, n, best, 3, 20);
+    (void)hwp_sweep_more(point, NULL, n, best, rounds, INT_MAX,
+                         span < end ? span : end);
 }
 
 /* Does every point from y[i] on cost more than limit? */

@@ -137,6 +137,14 @@ size_t hwp_first_false(hwp_test holds, size_t stride, size_t lo, size_t hi);
 typedef hwp_kernel (*hwp_point_fn)(void *ctx, size_t i, void **kctx);
 int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
               int patience, int max_rounds);
+/* More single rounds after a sweep that ran `done` of them, each point
+ * keeping its minimum in best[], until min_rounds rounds have run in all
+ * or hwp_elapsed() reaches `until`; returns the rounds run in all.  For
+ * a minimum that must hold over several rounds, or that should span a
+ * while (a clock that moves between turbo bins), whatever the sweep's own
+ * patience said. */
+int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
+                   double *best, int done, int min_rounds, double until);
 
 /* ---- helpers ------------------------------------------------------- */
 

@@ -71,14 +71,30 @@ void hwc_free(char *base, size_t bytes)
  * memcpy call (libc's large copies may bypass the cache). */
 static volatile uint64_t v_zero;
 
-void hwc_read_words(const uint64_t *p, size_t n)
+static uint64_t sum_words(const uint64_t *p, size_t n)
 {
     uint64_t a = 0, b = 0, c = 0, d = 0;
     size_t i;
     for (i = 0; i < n; i += 4) {
         a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
     }
-    hwp_sink += a + b + c + d;
+    return a + b + c + d;
+}
+
+void hwc_read_words(const uint64_t *p, size_t n)
+{
+    hwp_sink += sum_words(p, n);
+}
+
+void hwc_read_pages(const char *base, const size_t *order, size_t n,
+                    size_t page)
+{
+    uint64_t s = 0;
+    size_t k;
+    for (k = 0; k < n; k++)
+        s += sum_words((const uint64_t *)(base + order[k] * page),
+                       page / sizeof(uint64_t));
+    hwp_sink += s;
 }
 
 void hwc_write_words(uint64_t *p, size_t n, uint64_t v)

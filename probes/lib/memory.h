@@ -42,6 +42,11 @@ void hwc_free(char *base, size_t bytes);
 void hwc_read_words(const uint64_t *p, size_t n);
 void hwc_write_words(uint64_t *p, size_t n, uint64_t v);
 void hwc_copy_words(uint64_t *dst, const uint64_t *src, size_t n);
+/* Read the pages base + order[0..n-1] * page, the lines of a page in
+ * order: within a page the hardware streams, but no prefetcher runs
+ * ahead into the next page, so the time says where the data was. */
+void hwc_read_pages(const char *base, const size_t *order, size_t n,
+                    size_t page);
 /* Read every `step`-th word of n: one load a line, to push a footprint
  * through the caches at the least cost. */
 void hwc_touch_words(const uint64_t *p, size_t n, size_t step);

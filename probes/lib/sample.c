@@ -107,3 +107,20 @@ int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
     free(calm);
     return round;
 }
+
+int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
+                   double *best, int done, int min_rounds, double until)
+{
+    double *again = malloc(npoints * sizeof *again);
+    size_t i;
+    if (again == NULL)
+        hwp_skip("out of memory");
+    for (; done < min_rounds && hwp_elapsed() < until; done++) {
+        (void)hwp_sweep(point, ctx, npoints, again, 1, 1);
+        for (i = 0; i < npoints; i++)
+            if (again[i] < best[i])
+                best[i] = again[i];
+    }
+    free(again);
+    return done;
+}

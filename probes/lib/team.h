@@ -19,6 +19,7 @@
 
 #include "cpus.h"
 #include "hwprobe.h"
+#include "memory.h"
 
 typedef void (*hwp_work)(void *arg, int rank);
 
@@ -114,6 +115,88 @@ static inline double hwp_team_span(const struct hwp_team *t, int n)
             last = t->member[i].end;
     }
     return last - first;
+}
+
+/* Memory first touched by a thread on CPU cpu, so that on a NUMA machine
+ * its pages live in that CPU's node (first touch, as BlackjackBench
+ * places them): hwc_alloc(bytes, align, 1) run there. */
+struct hwp_placement {
+    char *base;
+    size_t bytes, align;
+};
+
+static inline void hwp_place_work(void *arg, int rank)
+{
+    struct hwp_placement *p = arg;
+    (void)rank;
+    p->base = hwc_alloc(p->bytes, p->align, 1);
+}
+
+static inline char *hwp_alloc_on(int cpu, size_t bytes, size_t align)
+{
+    static struct hwp_team team;
+    struct hwp_placement p;
+    double t0 = hwp_now();
+    p.base = NULL;
+    p.bytes = bytes;
+    p.align = align;
+    if (hwp_team_run(&team, 1, &cpu, hwp_place_work, &p) != 0
+        || p.base == NULL)
+        hwp_skip("cannot create threads");
+    hwp_log("%zu MiB placed by CPU %d in %.3f s", bytes >> 20, cpu,
+            hwp_now() - t0);
+    return p.base;
+}
+
+/* Two threads taking turns on shared data, a producer and a consumer:
+ * `turn` says whose turn it is. */
+struct hwp_turns {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int turn;
+};
+
+static inline void hwp_turns_init(struct hwp_turns *t, int first)
+{
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->cond, NULL);
+    t->turn = first;
+}
+
+static inline void hwp_turns_destroy(struct hwp_turns *t)
+{
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->lock);
+}
+
+/* Sleep until it is me's turn: a sleeping thread takes nothing from the
+ * other (a spinning SMT sibling would take half the core). */
+static inline void hwp_turn_wait(struct hwp_turns *t, int me)
+{
+    pthread_mutex_lock(&t->lock);
+    while (t->turn != me)
+        pthread_cond_wait(&t->cond, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Spin until it is me's turn: to start at once (waking a sleeper costs
+ * tens of microseconds), on a CPU not put to sleep in the meantime. */
+static inline void hwp_turn_spin(struct hwp_turns *t, int me)
+{
+    int turn;
+    do {
+        pthread_mutex_lock(&t->lock);
+        turn = t->turn;
+        pthread_mutex_unlock(&t->lock);
+    } while (turn != me);
+}
+
+static inline void hwp_turn_pass(struct hwp_turns *t, int to)
+{
+    pthread_mutex_lock(&t->lock);
+    t->turn = to;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
 }
 
 #endif
