@@ -4,18 +4,10 @@
  * Deterministic; prints "ok N - ..." or "not ok N - ..." per check and
  * exits 0 when all pass. */
 #include "contention.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
-
-static int checks, failures;
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    failures += !cond;
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
-}
 
 /* ns per line, as probes/unified -v logs them, for each footprint f:
  * instructions, data, instructions at 2f, data at 2f, both at f + f. */
@@ -154,6 +146,5 @@ int main(void)
     test_recorded();
     test_synthetic();
     test_sharing();
-    printf("1..%d\n", checks);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }

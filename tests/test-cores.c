@@ -3,18 +3,10 @@
  * (probes/lib/cpus.c).  Deterministic; prints "ok N - ..." or "not ok N -
  * ..." per check and exits 0 when all pass. */
 #include "cpus.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int checks, failures;
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    failures += !cond;
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
-}
 
 /* Recorded by the sched probe (-d) on the 2-CPU KVM reference machine
  * (HZ=250), confined to one CPU beside two busy loops: each of the probe's
@@ -87,6 +79,5 @@ int main(void)
     test_mode();
     test_contexts();
     test_quota();
-    printf("1..%d\n", checks);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }

@@ -4,19 +4,11 @@
  * machine (probes/locality -v).  Deterministic; prints "ok N - ..." or
  * "not ok N - ..." per check and exits 0 when all pass. */
 #include "locality.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-
-static int checks, failures;
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    failures += !cond;
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
-}
 
 #define N 8
 static double m[N * N];
@@ -282,6 +274,5 @@ int main(void)
     test_symmetrize();
     test_recorded();
     test_invalid();
-    printf("1..%d\n", checks);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }
