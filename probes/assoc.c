@@ -132,38 +132,15 @@ static int is_compact(size_t stride, size_t n)
     return 0;
 }
 
-/* One reading: n(S) for S = FIRST_STRIDE, 2 FIRST_STRIDE, ... into n[];
- * returns the number of strides measured.  Stops when n has settled for
- * three strides, when the buffer cannot hold the next sequence, and early
- * when n does not halve over the first strides (no contiguity). */
+/* One reading: n(S) from FIRST_STRIDE on, into n[]; the number of
+ * strides measured.  It starts at 16, more than any L2's ways, and stops
+ * early when n does not halve over the first strides (no contiguity). */
 static size_t reading(size_t *s, size_t *n)
 {
-    size_t k = 0, hi = 16, same = 0;
-    while (is_compact(FIRST_STRIDE, hi))
-        if ((hi *= 2) * FIRST_STRIDE > BUF_BYTES)
-            return 0;
-    for (s[0] = FIRST_STRIDE; k < HWX_MAX_STRIDES; k++) {
-        if (k > 0)
-            s[k] = 2 * s[k - 1];
-        if (s[k] > MAX_STRIDE || hi * s[k] > BUF_BYTES)
-            break;
-        n[k] = hwp_first_false(is_compact, s[k], 1, hi);
-        hwp_log("stride %zu: first non-compact N %zu", s[k], n[k]);
-        hwp_dump((double)s[k], (double)n[k]);
-        if (k > 0 && n[k] == n[k - 1]) {
-            if (++same == 2) {
-                k++;
-                break;
-            }
-        } else {
-            same = 0;
-        }
-        if (k == 2 && !hwx_halves(n[0], n[2])) {
-            scattered = 1;
-            return k + 1;
-        }
-        hi = n[k];
-    }
+    struct hwx_search x = {is_compact, FIRST_STRIDE, 16, MAX_STRIDE,
+                           BUF_BYTES, 1, 1, 0};
+    size_t k = hwx_search(&x, s, n, HWX_MAX_STRIDES);
+    scattered |= x.scattered;
     return k;
 }
 
