@@ -1,6 +1,7 @@
 /* locality.c - cliques of CPUs from producer/consumer bandwidths: the pure
  * analysis behind probes/locality.c (see locality.h). */
 #include "locality.h"
+#include "analysis.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,20 +135,6 @@ static int valid_matrix(const double *bw, size_t n)
     return 1;
 }
 
-/* Number the cliques in order of their lowest CPU. */
-static void renumber(int *label, size_t n, size_t nc)
-{
-    int map[HWP_CLIQUE_MAX], next = 0;
-    size_t i;
-    for (i = 0; i < nc; i++)
-        map[i] = -1;
-    for (i = 0; i < n; i++)
-        if (map[label[i]] < 0)
-            map[label[i]] = next++;
-    for (i = 0; i < n; i++)
-        label[i] = map[label[i]];
-}
-
 size_t hwp_cliques(const double *bw, size_t n, double rel, int *label)
 {
     struct growth g;
@@ -181,7 +168,9 @@ size_t hwp_cliques(const double *bw, size_t n, double rel, int *label)
                     label[i] = (int)nc;
             placed += largest;
         }
-        renumber(label, n, nc);
+        /* Numbered in order of their lowest CPU. */
+        if (!hwa_renumber(label, n, nc, NULL))
+            placed = 0;
     }
     if (placed < n)
         nc = 0;
