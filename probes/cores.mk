@@ -1,7 +1,7 @@
 ### cores, bandwidth, scheduler, instruction-cache, unified-cache and locality
 ### probes (fragment of Makefile.am).  The threaded probes need the thread flag configure found.
 probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
-	probes/lib/contexts.c probes/lib/team.h probes/lib/code.h \
+	probes/lib/team.h probes/lib/code.h \
 	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c \
 	probes/lib/locality.h probes/lib/locality.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \

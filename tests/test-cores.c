@@ -1,7 +1,7 @@
 /* test-cores.c - unit tests of the analysis behind the cores and scheduler
- * probes (probes/lib/contexts.c) and of the cgroup quota parser
- * (probes/lib/cpus.c).  Deterministic; prints "ok N - ..." or "not ok N -
- * ..." per check and exits 0 when all pass. */
+ * probes and of the cgroup quota parser (probes/lib/cpus.c).
+ * Deterministic; prints "ok N - ..." or "not ok N - ..." per check and
+ * exits 0 when all pass. */
 #include "cpus.h"
 #include "check.h"
 
