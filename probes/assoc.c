@@ -92,7 +92,7 @@ static double latency(size_t bytes)
  * timings cannot tell (TLB misses cost too little to see). */
 static int huge_pages_took_effect(void)
 {
-    char *base = hwc_reserve(TLB_PAGES * page, page);
+    char *base = hwm_reserve(TLB_PAGES * page, page);
     double compact, sparse_huge, sparse_base;
     size_t i;
     for (i = 0; i < TLB_PAGES; i++)
@@ -102,7 +102,7 @@ static int huge_pages_took_effect(void)
     sparse_huge = hwc_time_chain(buf, off, TLB_PAGES, 2);
     (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
     sparse_base = hwc_time_chain(base, off, TLB_PAGES, 2);
-    hwc_free(base, TLB_PAGES * page);
+    hwm_free(base, TLB_PAGES * page);
     hwp_dump_comment("TLB check: 0 compact, 1 one line a page on huge pages, "
                      "2 on base pages; ns per load");
     hwp_dump(0.0, compact * 1e9);
@@ -192,7 +192,7 @@ int main(int argc, char **argv)
     int huge;
 
     hwp_init(argc, argv, "assoc");
-    page = hwc_os_page();
+    page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l1 = hwp_input("l1d_effective_bytes", 32768.0);
     l2 = hwp_input("l2_effective_bytes", 0.0);
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
     if (HUGE_PAGE % page != 0 || page > FIRST_STRIDE)
         hwp_skip("pages larger than the first stride");
     off = malloc(BUF_BYTES / FIRST_STRIDE * sizeof *off);
-    buf = hwc_alloc(BUF_BYTES, HUGE_PAGE, 1);
+    buf = hwm_alloc(BUF_BYTES, HUGE_PAGE, 1);
     if (off == NULL)
         hwp_skip("out of memory");
 

@@ -64,11 +64,11 @@ static void stream_work(void *arg, int rank)
     size_t first, count;
     slice(s, rank, &first, &count);
     if (s->op == READ)
-        hwc_read_words(s->buf + first, count);
+        hwm_read_words(s->buf + first, count);
     else if (s->op == WRITE)
-        hwc_write_words(s->buf + first, count, v_zero);
+        hwm_write_words(s->buf + first, count, v_zero);
     else /* the first half of the slice onto its second half */
-        hwc_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
+        hwm_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
 }
 
 /* Bytes the program asked to move in one pass of op. */
@@ -83,12 +83,12 @@ static double pass_bytes(const struct stream *s)
  * from the first start to the last end. */
 static double pass_rate(struct stream *s, int n, const int *cpus, enum op op)
 {
-    static struct hwp_team team;
+    static struct hwt_team team;
     s->n = n;
     s->op = op;
-    if (hwp_team_run(&team, n, cpus, stream_work, s) != 0)
+    if (hwt_run(&team, n, cpus, stream_work, s) != 0)
         hwp_skip("cannot create threads");
-    return pass_bytes(s) / hwp_team_span(&team, n) / 1e6;
+    return pass_bytes(s) / hwt_span(&team, n) / 1e6;
 }
 
 static size_t footprint_words(void)
@@ -105,14 +105,14 @@ static size_t footprint_words(void)
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWP_MAX_CPUS];
+    static int cpus[HWU_MAX_CPUS];
     double best[2][OPS] = {{0.0}};
     struct stream s;
     int pinnable, n, round, all, op;
     const int *where;
     char key[64];
     hwp_init(argc, argv, "bandwidth");
-    n = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
+    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     where = pinnable ? cpus : NULL;
     s.words = footprint_words();
     if ((s.buf = malloc(s.words * sizeof *s.buf)) == NULL)

@@ -44,7 +44,7 @@ static volatile double v_div = 1.0, v_off = 0.0;
 struct experiment {
     enum kind kind;
     long reps;
-    void *chase[HWP_MAX_CPUS]; /* each thread's own cycle of pointers */
+    void *chase[HWU_MAX_CPUS]; /* each thread's own cycle of pointers */
 };
 
 static void latency_work(long reps)
@@ -123,10 +123,10 @@ static void *make_chase(uint64_t *seed)
 /* Time of the slowest of m threads, or of one thread alone for m = 1. */
 static double run(struct experiment *e, int m, const int *cpus)
 {
-    static struct hwp_team team;
-    if (hwp_team_run(&team, m, cpus, work, e) != 0)
+    static struct hwt_team team;
+    if (hwt_run(&team, m, cpus, work, e) != 0)
         hwp_skip("cannot create threads");
-    return hwp_team_slowest(&team, m);
+    return hwt_slowest(&team, m);
 }
 
 /* Size the work so that one thread alone takes SHARE_SECONDS. */
@@ -143,7 +143,7 @@ static void calibrate(struct experiment *e, const int *cpus)
  * burst of load from elsewhere spoils one trial of many, and keeps the
  * minimum.  best[k][m-1] receives seconds. */
 static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
-                    double best[KINDS][HWP_MAX_CPUS])
+                    double best[KINDS][HWU_MAX_CPUS])
 {
     int round, k, m;
     for (round = 0; round < ROUNDS; round++) {
@@ -163,15 +163,15 @@ static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWP_MAX_CPUS];
-    static double best[KINDS][HWP_MAX_CPUS];
+    static int cpus[HWU_MAX_CPUS];
+    static double best[KINDS][HWU_MAX_CPUS];
     static struct experiment e[KINDS];
     int pinnable, n, k, m, contexts[KINDS], smt;
     char note[64];
     uint64_t seed = 1;
     hwp_init(argc, argv, "cores");
-    n = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
-    hwp_log("%d usable CPUs (quota %.2f)", n, hwp_cpu_quota());
+    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
+    hwp_log("%d usable CPUs (quota %.2f)", n, hwu_cpu_quota());
     for (k = 0; k < KINDS; k++) {
         e[k].kind = (enum kind)k;
         for (m = 0; m < n; m++)
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
                     best[k][m - 1] * 1e3, best[k][m - 1] / best[k][0]);
             hwp_dump(k * 1000 + m, best[k][m - 1] / best[k][0]);
         }
-        contexts[k] = hwp_contexts(best[k], n, SLOWDOWN);
+        contexts[k] = hwu_contexts(best[k], n, SLOWDOWN);
     }
     /* Cores cannot outnumber the contexts, and only a whole number of
      * siblings per core is an SMT we can name; otherwise say no SMT. */

@@ -6,7 +6,7 @@
  * L1 then dies when a stream of other lines (B) ages A's copy out of the
  * level below, even though A hits in the L1 all along; under a level that
  * is not inclusive it stays.  The test pushes a burst of B through the
- * level and asks whether A is still in the L1 afterwards: lib/inclusion.h
+ * level and asks whether A is still in the L1 afterwards: lib/backinval.h
  * has the verdict and its two controls (a fresh chain C shows that the
  * burst cleared the level; a null burst shows that A is not lost to
  * anything else).
@@ -70,7 +70,7 @@
  */
 #include "lib/chain.h"
 #include "lib/hwprobe.h"
-#include "lib/inclusion.h"
+#include "lib/backinval.h"
 
 #include <stdlib.h>
 
@@ -209,16 +209,16 @@ static void log_trial(const char *what, const struct trial *t)
  * For the L2 the null is the null burst over the L2's span, and C's
  * latency in the level is C again; for the L3 (span3 > 0) the null is the
  * L2's burst, and C's latency in the level is C after it. */
-static struct hwi_round round_of(size_t span2, size_t span3)
+static struct hwb_round round_of(size_t span2, size_t span3)
 {
-    struct hwi_round r;
+    struct hwb_round r;
     struct trial n = run_trial(span2, span3 == 0);
     struct trial t = run_trial(span3 ? span3 : span2, 0);
     double level = span3 ? n.cx : t.c2;
     log_trial(span3 ? "L3 null (the L2 burst)" : "L2 null", &n);
     log_trial(span3 ? "L3 burst" : "L2 burst", &t);
-    r.lost = hwi_lost(t.ax, t.a1, t.cx);
-    r.null_lost = hwi_lost(n.ax, n.a1, t.cx);
+    r.lost = hwb_lost(t.ax, t.a1, t.cx);
+    r.null_lost = hwb_lost(n.ax, n.a1, t.cx);
     r.cleared = t.cx / level;
     r.null_cleared = span3 ? 1.0 : n.cx / level;
     hwp_dump((double)(span3 ? span3 : span2), r.lost);
@@ -228,11 +228,11 @@ static struct hwi_round round_of(size_t span2, size_t span3)
 /* One reading: ROUNDS rounds, and their verdict. */
 static int reading(size_t span2, size_t span3, const char **why)
 {
-    struct hwi_round r[ROUNDS];
+    struct hwb_round r[ROUNDS];
     size_t i;
     for (i = 0; i < ROUNDS; i++)
         r[i] = round_of(span2, span3);
-    return hwi_reading(r, ROUNDS, why);
+    return hwb_reading(r, ROUNDS, why);
 }
 
 /* Two readings after a round that does not count (the first burst over
@@ -248,13 +248,13 @@ static int judge(const char *level, size_t *span2, size_t span3)
     (void)round_of(*span2, span3);
     v[0] = reading(*span2, span3, &why[0]);
     if (v[0] < 0 && span3 == 0 && *span2 < max_span2
-        && why[0] == hwi_not_cleared) {
+        && why[0] == hwb_not_cleared) {
         *span2 *= 2;
         hwp_log("%s: %s; again over %zu KiB", level, why[0], *span2 >> 10);
         v[0] = reading(*span2, span3, &why[0]);
     }
     v[1] = reading(*span2, span3, &why[1]);
-    k = hwi_verdict(v[0], v[1]);
+    k = hwb_verdict(v[0], v[1]);
     hwp_log("%s: readings %d (%s), %d (%s): %s", level, v[0],
             why[0] ? why[0] : "clear", v[1], why[1] ? why[1] : "clear",
             k < 0 ? "cannot tell" : k ? "inclusive" : "not inclusive");
@@ -268,8 +268,8 @@ static void judge_l3(size_t span2, size_t span3)
 {
     int v3;
     /* The L2's span comes first in the larger buffer. */
-    hwc_free(stream, max_span2);
-    stream = hwc_alloc(span3, (size_t)1 << 21, 1);
+    hwm_free(stream, max_span2);
+    stream = hwm_alloc(span3, (size_t)1 << 21, 1);
     v3 = judge("L3", &span2, span3);
     if (v3 == 0)
         hwp_emit_int("l3_inclusive", 0);
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 #if !defined(__GNUC__)
     hwp_skip("no way to prefetch into the L2 with this compiler");
 #endif
-    page = hwc_os_page();
+    page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l2 = hwp_input("l2_effective_bytes", 0.0);
     l3 = hwp_input("l3_effective_bytes", 0.0);
@@ -319,10 +319,10 @@ int main(int argc, char **argv)
     for (i = 0; i < GROUP; i++)
         col[i] = i;
     hwp_shuffle(col, GROUP, &seed);
-    hot = hwc_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
-    cold = hwc_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
+    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
+    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
     /* Huge pages where the OS gives them: fewer translations to evict. */
-    stream = hwc_alloc(max_span2, (size_t)1 << 21, 1);
+    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
     hwp_log("bursts over %d of %zu lines a page: L2 %zu KiB, L3 %zu KiB",
             GROUP, page / line, span2 >> 10, span3 >> 10);
     hwp_dump_comment("burst_span_bytes lost_fraction (one line per round)");

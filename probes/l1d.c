@@ -127,7 +127,7 @@ static size_t find_line(size_t t, size_t a)
 static size_t measure(size_t *t, size_t *line)
 {
     size_t assoc = 0, attempt;
-    buf = hwc_alloc(BUF_BYTES, 1u << 21, 0);
+    buf = hwm_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");

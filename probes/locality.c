@@ -1,7 +1,7 @@
 /* locality.c - which usable CPUs share the L2 and the L3 with the first
  * one, and how many NUMA-like domains they form: producer/consumer
  * bandwidth between pairs of CPUs (BlackjackBench 3.1.4), grouped into
- * cliques by QT clustering (BlackjackBench 4.2.3; lib/locality.h).
+ * cliques by QT clustering (BlackjackBench 4.2.3; lib/cliques.h).
  *
  * A producer thread on CPU i writes f bytes; then a consumer thread on
  * CPU j reads them, and the consumer's bandwidth is what counts.  With f
@@ -53,7 +53,7 @@
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
-#include "lib/locality.h"
+#include "lib/cliques.h"
 #include "lib/team.h"
 
 #include <math.h>
@@ -98,7 +98,7 @@ static const char *const level_name[NLEVELS] = {"L2", "L3", "memory",
                                                 "L2/2", "L3/2"};
 #define HALF(lv) ((enum level)((lv) + L2_HALF))
 
-static int cpus[HWP_MAX_CPUS], ncpus;
+static int cpus[HWU_MAX_CPUS], ncpus;
 static size_t page;
 /* Bytes a consumer reads per pass at each level; 0: not tested. */
 static size_t footprint[NLEVELS];
@@ -107,7 +107,7 @@ static size_t *order[NLEVELS];
 /* Why a level's count is withheld, for hwp_absent. */
 static const char *why_not[NLEVELS];
 /* MB/s, bw[level][producer * ncpus + consumer], NaN where not measured. */
-static double bw[NLEVELS][HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
+static double bw[NLEVELS][HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
 
 /* The producer's buffer at the cache levels, and the memory footprint's
  * buffer, placed by the current stage's leader. */
@@ -133,8 +133,8 @@ static size_t scrub_bytes[NLEVELS], scrub_size;
  * scrub. */
 static void produce(enum level lv, uint64_t v)
 {
-    hwc_write_words((uint64_t *)cache_buf, footprint[lv] / sizeof v, v);
-    hwc_touch_words((const uint64_t *)scrub_buf,
+    hwm_write_words((uint64_t *)cache_buf, footprint[lv] / sizeof v, v);
+    hwm_touch_words((const uint64_t *)scrub_buf,
                     scrub_bytes[lv] / sizeof v, 8);
 }
 
@@ -149,7 +149,7 @@ static double consume_pass(enum level lv)
         memory.at = (memory.at + n) % (memory.bytes / page);
     }
     t0 = hwp_now();
-    hwc_read_pages(base, order[lv], n, page);
+    hwm_read_pages(base, order[lv], n, page);
     return hwp_now() - t0;
 }
 
@@ -160,7 +160,7 @@ struct run {
     long reps, counted, late; /* passes asked for, timed, and late */
     double seconds;  /* the consumer's, summed over the timed passes */
     double produced; /* when the producer finished writing */
-    struct hwp_turns turns; /* 0: the producer's, 1: the consumer's */
+    struct hwt_turns turns; /* 0: the producer's, 1: the consumer's */
 };
 
 /* Rank 0 produces, rank 1 consumes, in turns, until reps passes are
@@ -176,7 +176,7 @@ static void pair_work(void *arg, int rank)
         if (rank == 0) {
             /* Asleep while the consumer reads, spinning while the
              * producer writes (team.h). */
-            hwp_turn_wait(&r->turns, 0);
+            hwt_turn_wait(&r->turns, 0);
             if (r->counted >= r->reps)
                 return;
             produce(r->level, v_seed + (uint64_t)r->counted);
@@ -184,14 +184,14 @@ static void pair_work(void *arg, int rank)
         } else {
             if (r->counted >= r->reps)
                 return;
-            hwp_turn_spin(&r->turns, 1);
+            hwt_turn_spin(&r->turns, 1);
             if (hwp_now() - r->produced <= MAX_GAP
                 || ++r->late > MAX_LATE * r->reps) {
                 r->seconds += consume_pass(r->level);
                 r->counted++;
             }
         }
-        hwp_turn_pass(&r->turns, !rank);
+        hwt_turn_pass(&r->turns, !rank);
     }
 }
 
@@ -213,12 +213,12 @@ struct point {
     enum level level;
     int producer, consumer; /* indices into cpus[] */
 };
-static struct point points[NLEVELS * 2 * HWP_CLIQUE_MAX];
+static struct point points[NLEVELS * 2 * HWQ_CLIQUE_MAX];
 
 /* hwp_kernel for every point: the consumer's seconds over reps passes. */
 static double run_point(void *ctx, long reps)
 {
-    static struct hwp_team team;
+    static struct hwt_team team;
     const struct point *pt = ctx;
     struct run r;
     int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
@@ -228,11 +228,11 @@ static double run_point(void *ctx, long reps)
     r.reps = reps;
     r.counted = r.late = 0;
     r.seconds = r.produced = 0.0;
-    hwp_turns_init(&r.turns, 0);
-    if (hwp_team_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
+    hwt_turns_init(&r.turns, 0);
+    if (hwt_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
                      &r) != 0)
         hwp_skip("cannot create threads");
-    hwp_turns_destroy(&r.turns);
+    hwt_turns_destroy(&r.turns);
     return r.seconds;
 }
 
@@ -386,8 +386,8 @@ static size_t add_level(size_t n, enum level lv, int producer,
 static int stage(int leader, size_t npoints)
 {
     if (memory.base != NULL)
-        hwc_free(memory.base, memory.bytes);
-    memory.base = hwp_alloc_on(cpus[leader], memory.bytes, HUGE_ALIGN);
+        hwm_free(memory.base, memory.bytes);
+    memory.base = hwt_alloc_on(cpus[leader], memory.bytes, HUGE_ALIGN);
     memory.at = 0;
     return measure(npoints);
 }
@@ -409,11 +409,11 @@ static int first_stage(const int *others, int nothers)
 
 /* ---- analysis ------------------------------------------------------ */
 
-/* A level's matrix with each pair's better direction (lib/locality.h). */
+/* A level's matrix with each pair's better direction (lib/cliques.h). */
 static const double *symmetric(enum level lv)
 {
-    static double s[HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
-    hwp_symmetrize(bw[lv], (size_t)ncpus, s);
+    static double s[HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
+    hwq_symmetrize(bw[lv], (size_t)ncpus, s);
     return s;
 }
 
@@ -421,12 +421,12 @@ static const double *symmetric(enum level lv)
  * apart than they are, never nearer: the pairs of producer's row found
  * apart at a level are timed again, in a sweep of their own, and the
  * better time counts.  At a cache level the other direction is timed
- * too, for a reader slowed by its own CPU (lib/locality.h); at memory
+ * too, for a reader slowed by its own CPU (lib/cliques.h); at memory
  * that is the next stage's work, which needs pages the other placed.
  * Returns 0 when no pair was apart. */
 static int confirm(enum level lv, int producer, const int *label)
 {
-    int apart[HWP_CLIQUE_MAX], n = 0, j;
+    int apart[HWQ_CLIQUE_MAX], n = 0, j;
     for (j = 0; j < ncpus; j++)
         if (label[j] != label[producer] && !isnan(*cell(lv, producer, j)))
             apart[n++] = j;
@@ -452,13 +452,13 @@ static double memory_reference(void)
 }
 
 /* The cliques of level lv, with the diameter that the first CPU's own
- * bandwidth (its best reading, lib/locality.h) and memory's give; 0 when
+ * bandwidth (its best reading, lib/cliques.h) and memory's give; 0 when
  * the level cannot be judged. */
 static size_t level_cliques(enum level lv, int *label)
 {
     const double *s = symmetric(lv);
     double self = s[0], mem = memory_reference();
-    double rel = hwp_level_diameter(self, mem);
+    double rel = hwq_level_diameter(self, mem);
     if (rel < 0.0) {
         hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
                 self, mem);
@@ -468,7 +468,7 @@ static size_t level_cliques(enum level lv, int *label)
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
     why_not[lv] = "a reading was not a positive number";
-    return hwp_cliques(s, (size_t)ncpus, rel, label);
+    return hwq_cliques(s, (size_t)ncpus, rel, label);
 }
 
 /* Whether the first CPU alone reads the level's footprint about as fast
@@ -495,14 +495,14 @@ static int on_plateau(enum level lv)
  * level is not tested or cannot be judged. */
 static int shared_cpus(enum level lv)
 {
-    int label[HWP_CLIQUE_MAX];
+    int label[HWQ_CLIQUE_MAX];
     if (footprint[lv] == 0 || !on_plateau(lv) || level_cliques(lv, label) == 0)
         return 0;
     if (confirm(lv, 0, label) && level_cliques(lv, label) == 0)
         return 0;
     hwp_log("%s: %d CPUs share it", level_name[lv],
-            hwp_clique_size(label, (size_t)ncpus));
-    return hwp_clique_size(label, (size_t)ncpus);
+            hwq_clique_size(label, (size_t)ncpus));
+    return hwq_clique_size(label, (size_t)ncpus);
 }
 
 /* The lowest CPU in no clique with a leader, or -1; the others not in
@@ -536,11 +536,11 @@ static int next_leader(const int *label, const char *leader, int *rest,
  * found apart are confirmed before one of them leads a stage. */
 static size_t domains(int *label)
 {
-    char leader[HWP_CLIQUE_MAX] = {1};
-    int rest[HWP_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
+    char leader[HWQ_CLIQUE_MAX] = {1};
+    int rest[HWQ_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
     size_t nc;
     for (;;) {
-        nc = hwp_cliques(symmetric(MEM), (size_t)ncpus, HWP_MEMORY_DIAMETER,
+        nc = hwq_cliques(symmetric(MEM), (size_t)ncpus, HWQ_MEMORY_DIAMETER,
                          label);
         if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
             return nc;
@@ -563,7 +563,7 @@ static size_t domains(int *label)
 
 static void emit_locality(void)
 {
-    int label[HWP_CLIQUE_MAX];
+    int label[HWQ_CLIQUE_MAX];
     size_t nc = domains(label);
     double ratio;
     if (nc == 0) {
@@ -573,7 +573,7 @@ static void emit_locality(void)
         return;
     }
     hwp_emit_int("locality_domains", (long long)nc);
-    ratio = hwp_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
+    ratio = hwq_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
     /* Two places: the third would be noise. */
     if (ratio > 0.0 && ratio <= 1.0)
@@ -587,7 +587,7 @@ static void clear(void)
 {
     size_t lv, i;
     for (lv = 0; lv < NLEVELS; lv++)
-        for (i = 0; i < HWP_CLIQUE_MAX * HWP_CLIQUE_MAX; i++)
+        for (i = 0; i < HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX; i++)
             bw[lv][i] = NAN;
 }
 
@@ -615,10 +615,10 @@ static void prepare(void)
     size_t lv;
     clear();
     cache_bytes = footprint[L2 + (footprint[L3] > footprint[L2])];
-    cache_buf = hwp_alloc_on(cpus[0], cache_bytes, HUGE_ALIGN);
+    cache_buf = hwt_alloc_on(cpus[0], cache_bytes, HUGE_ALIGN);
     scrub_size = scrub_bytes[L3 - (scrub_bytes[L2] > scrub_bytes[L3])];
     scrub_size = (scrub_size / page + 1) * page;
-    scrub_buf = hwp_alloc_on(cpus[0], scrub_size, HUGE_ALIGN);
+    scrub_buf = hwt_alloc_on(cpus[0], scrub_size, HUGE_ALIGN);
     for (lv = 0; lv < NLEVELS; lv++) {
         uint64_t seed = lv + 1;
         order[lv] = hwc_new_order((footprint[lv] > 0 ? footprint[lv] : page)
@@ -629,27 +629,27 @@ static void prepare(void)
 static void release(void)
 {
     size_t lv;
-    hwc_free(memory.base, memory.bytes);
-    hwc_free(cache_buf, cache_bytes);
-    hwc_free(scrub_buf, scrub_size);
+    hwm_free(memory.base, memory.bytes);
+    hwm_free(cache_buf, cache_bytes);
+    hwm_free(scrub_buf, scrub_size);
     for (lv = 0; lv < NLEVELS; lv++)
         free(order[lv]);
 }
 
 int main(int argc, char **argv)
 {
-    int others[HWP_CLIQUE_MAX], pinnable, j, n;
+    int others[HWQ_CLIQUE_MAX], pinnable, j, n;
     hwp_init(argc, argv, "locality");
-    page = hwc_os_page();
+    page = hwm_os_page();
     choose_footprints();
-    ncpus = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
+    ncpus = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     if (ncpus == 1) {
         one_cpu();
         return hwp_finish();
     }
     if (footprint[L2] == 0 && footprint[L3] == 0)
         hwp_skip("no effective cache sizes (inputs l2_/l3_effective_bytes)");
-    if (ncpus > HWP_CLIQUE_MAX)
+    if (ncpus > HWQ_CLIQUE_MAX)
         hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
     if (!pinnable)
         hwp_skip("cannot place threads on chosen CPUs");

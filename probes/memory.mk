@@ -36,7 +36,7 @@ memory_tests += tests/tlb.test
 TESTS += tests/tlb.test
 
 # Below the L1: inclusion by back-invalidation.
-probe_lib_sources += probes/lib/inclusion.h probes/lib/inclusion.c
+probe_lib_sources += probes/lib/backinval.h probes/lib/backinval.c
 probe_sources += probes/inclusion.c
 probe_programs += probes/inclusion
 probes_inclusion_LDADD = $(probe_ldadd)

@@ -206,7 +206,7 @@ int main(int argc, char **argv)
     if (line < sizeof(void *) || line > MIN_STRIDE || MIN_STRIDE % line != 0)
         hwp_skip("line size out of range");
     if (!hwp_replaying()) {
-        buf = hwc_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
+        buf = hwm_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
         off = malloc((PAGE_BLOCKS > 2 * MAX_PAGES ? PAGE_BLOCKS : 2 * MAX_PAGES)
                      * sizeof *off);
         if (off == NULL)

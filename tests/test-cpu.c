@@ -3,7 +3,7 @@
  * n = 4, 5, ..., 24, 26, 28, ..., 40 live variables; the vector chains at
  * n = 4, ..., 18, 20, ..., 36), and on synthetic
  * corner cases. */
-#include "../probes/lib/cpu.h"
+#include "../probes/lib/kernel.h"
 #include "check.h"
 
 #include <stdio.h>
@@ -13,7 +13,7 @@ static void expect(const char *what, size_t got, size_t want)
     checkf(got == want, "%s: index %zu, expected %zu", what, got, want);
 }
 
-#define RISE(y) hwc_first_rise(y, sizeof y / sizeof y[0], 0.05)
+#define RISE(y) hwk_first_rise(y, sizeof y / sizeof y[0], 0.05)
 
 /* int, gcc -O2: the loop counter and 14 variables fit; rise at n = 15. */
 static const double int_gcc[] = {

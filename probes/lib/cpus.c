@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-double hwp_parse_cpu_max(const char *text)
+double hwu_parse_cpu_max(const char *text)
 {
     double quota, period;
     if (sscanf(text, "%lf %lf", &quota, &period) != 2)
@@ -42,7 +42,7 @@ static double quota_at(const char *root, const char *v1dir, const char *path)
     char file[4096], line[128], line2[128];
     snprintf(file, sizeof file, "%s%s/cpu.max", root, path);
     if (read_line(file, line, sizeof line) == 0)
-        return hwp_parse_cpu_max(line);
+        return hwu_parse_cpu_max(line);
     snprintf(file, sizeof file, "%s/%s%s/cpu.cfs_quota_us", root, v1dir, path);
     if (read_line(file, line, sizeof line) != 0)
         return 0.0;
@@ -51,7 +51,7 @@ static double quota_at(const char *root, const char *v1dir, const char *path)
         return 0.0;
     line[strcspn(line, "\n")] = ' ';
     strncat(line, line2, sizeof line - strlen(line) - 1);
-    return hwp_parse_cpu_max(line); /* "-1 100000" parses as no limit */
+    return hwu_parse_cpu_max(line); /* "-1 100000" parses as no limit */
 }
 
 /* The smallest quota on the way from the process's cgroup up to the root:
@@ -84,7 +84,7 @@ static int has_cpu(const char *list)
     return 0;
 }
 
-double hwp_cpu_quota(void)
+double hwu_cpu_quota(void)
 {
     const char *root = getenv("HWPROBE_CGROUP_ROOT");
     char line[4096];
@@ -133,10 +133,10 @@ static int affinity_cpus(int *ids, int max)
 #endif
 }
 
-int hwp_usable_cpus(int *ids, int max, int *pinnable)
+int hwu_usable_cpus(int *ids, int max, int *pinnable)
 {
     int n = affinity_cpus(ids, max), i;
-    double quota = hwp_cpu_quota();
+    double quota = hwu_cpu_quota();
     *pinnable = n > 0;
     if (n == 0) {
         /* No affinity call: all online CPUs are allowed to us. */
@@ -155,7 +155,7 @@ int hwp_usable_cpus(int *ids, int max, int *pinnable)
     return n < 1 ? 1 : n;
 }
 
-int hwp_pin(int id)
+int hwu_pin(int id)
 {
 #if defined(__linux__) && defined(CPU_SETSIZE)
     cpu_set_t set;
@@ -170,7 +170,7 @@ int hwp_pin(int id)
 
 /* ---- analysis (pure) ------------------------------------------------- */
 
-int hwp_contexts(const double *t, int n, double rel)
+int hwu_contexts(const double *t, int n, double rel)
 {
     int m = 1;
     /* The first slowdown ends the count: with m threads slowed, m + 1 may
@@ -193,7 +193,7 @@ static int by_value(const void *a, const void *b)
  * of long gaps by the same standard as one of short gaps; the middle
  * member, not an edge, is a robust centre.  Sorts v.  Values past
  * HWA_QT_MAX, in arrival order, are left out: that many show the mode. */
-double hwp_mode(double *v, size_t n, double rel)
+double hwu_mode(double *v, size_t n, double rel)
 {
     int *label;
     size_t *size, k, c, i, best = 0, seen = 0;

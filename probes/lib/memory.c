@@ -9,13 +9,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-size_t hwc_os_page(void)
+size_t hwm_os_page(void)
 {
     long p = sysconf(_SC_PAGESIZE);
     return p > 0 ? (size_t)p : 4096;
 }
 
-size_t hwc_os_memory(void)
+size_t hwm_os_memory(void)
 {
 #ifdef _SC_PHYS_PAGES
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -25,7 +25,7 @@ size_t hwc_os_memory(void)
     return 0;
 }
 
-void hwc_hugepage_hint(void *m, size_t bytes)
+void hwm_hugepage_hint(void *m, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
     /* Before the first touch: the kernel decides the page size on fault. */
@@ -36,18 +36,18 @@ void hwc_hugepage_hint(void *m, size_t bytes)
 #endif
 }
 
-char *hwc_alloc(size_t bytes, size_t align, int hugepage)
+char *hwm_alloc(size_t bytes, size_t align, int hugepage)
 {
     void *m = NULL;
     if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
         hwp_skip("cannot allocate the probe's buffer");
     if (hugepage)
-        hwc_hugepage_hint(m, bytes);
+        hwm_hugepage_hint(m, bytes);
     memset(m, 0, bytes);
     return m;
 }
 
-char *hwc_reserve(size_t bytes, size_t align)
+char *hwm_reserve(size_t bytes, size_t align)
 {
     void *m = NULL;
     if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
@@ -61,7 +61,7 @@ char *hwc_reserve(size_t bytes, size_t align)
     return m;
 }
 
-void hwc_free(char *base, size_t bytes)
+void hwm_free(char *base, size_t bytes)
 {
     (void)bytes;
     free(base);
@@ -81,12 +81,12 @@ static uint64_t sum_words(const uint64_t *p, size_t n)
     return a + b + c + d;
 }
 
-void hwc_read_words(const uint64_t *p, size_t n)
+void hwm_read_words(const uint64_t *p, size_t n)
 {
     hwp_sink += sum_words(p, n);
 }
 
-void hwc_read_pages(const char *base, const size_t *order, size_t n,
+void hwm_read_pages(const char *base, const size_t *order, size_t n,
                     size_t page)
 {
     uint64_t s = 0;
@@ -97,14 +97,14 @@ void hwc_read_pages(const char *base, const size_t *order, size_t n,
     hwp_sink += s;
 }
 
-void hwc_write_words(uint64_t *p, size_t n, uint64_t v)
+void hwm_write_words(uint64_t *p, size_t n, uint64_t v)
 {
     size_t i;
     for (i = 0; i < n; i++)
         p[i] = v;
 }
 
-void hwc_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
+void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
 {
     uint64_t k = v_zero;
     size_t i;
@@ -112,7 +112,7 @@ void hwc_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
         dst[i] = src[i] ^ k;
 }
 
-void hwc_touch_words(const uint64_t *p, size_t n, size_t step)
+void hwm_touch_words(const uint64_t *p, size_t n, size_t step)
 {
     uint64_t a = 0;
     size_t i;

@@ -16,7 +16,7 @@
  * not, whatever the latencies of the machine.  Two controls make it mean
  * that:
  *   - cleared: cx over C's latency in the level itself.  Unless the burst
- *     pushed C out of the level (cx at least HWI_CLEARED times slower), it
+ *     pushed C out of the level (cx at least HWB_CLEARED times slower), it
  *     may have left A's copy there too, and a kept A proves nothing.  C is
  *     fresh too, brought in just before A and not touched again, so that
  *     its copy in the level is as young as A's and was never hit there
@@ -27,8 +27,8 @@
  *     else (the burst filling the L1 itself, a neighbour), so a lost A
  *     after the real burst proves nothing either.
  */
-#ifndef HWPROBE_INCLUSION_H
-#define HWPROBE_INCLUSION_H
+#ifndef HWPROBE_BACKINVAL_H
+#define HWPROBE_BACKINVAL_H
 
 #include <stddef.h>
 
@@ -36,19 +36,19 @@
  * on the reference VM a non-inclusive L2 loses 0.05-0.15 of A to the
  * bursts (see inclusion.c), an inclusive level loses all of it, and the
  * middle third is where a verdict would be a guess. */
-#define HWI_KEPT 0.33
-#define HWI_LOST 0.67
+#define HWB_KEPT 0.33
+#define HWB_LOST 0.67
 /* C must come back at least this much slower than from the level: a
  * level's miss costs three times its hit or more on every machine we know
  * (L2 4 ns, L3 13 ns, memory 50+ ns on the reference VM). */
-#define HWI_CLEARED 2.0
+#define HWB_CLEARED 2.0
 /* ... and come back at most this much slower after the null burst. */
-#define HWI_NULL_CLEARED 1.5
+#define HWB_NULL_CLEARED 1.5
 /* Rounds per reading, at most. */
-#define HWI_MAX_ROUNDS 64
+#define HWB_MAX_ROUNDS 64
 
 /* One round of the test of one level, back to back. */
-struct hwi_round {
+struct hwb_round {
     double lost;      /* lost fraction after the burst through the level */
     double null_lost; /* lost fraction after the null burst */
     double cleared;   /* C's latency after the burst over its latency in
@@ -59,7 +59,7 @@ struct hwi_round {
 };
 
 /* (ax - a1) / (cx - a1); NaN unless cx > a1 > 0 and ax > 0. */
-double hwi_lost(double ax, double a1, double cx);
+double hwb_lost(double ax, double a1, double cx);
 
 /* The verdict of one reading of n rounds: 0 (not inclusive) when the
  * medians of its rounds say so, since noise only slows a round and a
@@ -68,14 +68,14 @@ double hwi_lost(double ax, double a1, double cx);
  * otherwise.  Rounds with a value that is not finite are left out; fewer
  * than half of n left: -1.  *why, when not NULL, receives a short reason
  * for a -1. */
-int hwi_reading(const struct hwi_round *r, size_t n, const char **why);
+int hwb_reading(const struct hwb_round *r, size_t n, const char **why);
 
-/* The reason hwi_reading() gives when the burst did not clear the level
+/* The reason hwb_reading() gives when the burst did not clear the level
  * (the one a probe may answer with a larger burst). */
-extern const char hwi_not_cleared[];
+extern const char hwb_not_cleared[];
 
 /* Two readings, taken one after the other: a verdict only when both
  * give it. */
-int hwi_verdict(int first, int second);
+int hwb_verdict(int first, int second);
 
 #endif
