@@ -1,4 +1,4 @@
-/* inclusion.c - the verdict of the back-invalidation test (inclusion.h). */
+/* backinval.c - the verdict of the back-invalidation test (backinval.h). */
 #include "backinval.h"
 #include "analysis.h"
 

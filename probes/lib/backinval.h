@@ -1,5 +1,5 @@
-/* inclusion.h - the verdict of the back-invalidation test (probes/inclusion.c):
- * is a cache level inclusive of the levels above it?  Pure: numbers in,
+/* backinval.h - the verdict of the back-invalidation test
+ * (probes/inclusion.c): is a cache level inclusive of the levels above it?  Pure: numbers in,
  * verdicts out, no timing.
  *
  * One trial of the test brings a fresh hot set A into the L1, pushes a

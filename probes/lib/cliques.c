@@ -1,5 +1,5 @@
-/* locality.c - cliques of CPUs from producer/consumer bandwidths: the pure
- * analysis behind probes/locality.c (see locality.h). */
+/* cliques.c - cliques of CPUs from producer/consumer bandwidths: the pure
+ * analysis behind probes/locality.c (see cliques.h). */
 #include "cliques.h"
 #include "analysis.h"
 

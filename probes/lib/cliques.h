@@ -1,4 +1,4 @@
-/* locality.h - which CPUs are near each other, from producer/consumer
+/* cliques.h - which CPUs are near each other, from producer/consumer
  * bandwidths (BlackjackBench 3.1.4), grouped by QT clustering (4.2.3).
  *
  * The experiment (probes/locality.c): a producer on CPU i writes f bytes,

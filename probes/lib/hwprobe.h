@@ -14,6 +14,24 @@
  *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
  * HWPROBE_INJECT (crash, hang, garbage, absent) in the environment makes
  * the probe misbehave on purpose, for configure's fallback tests.
+ *
+ * The library's modules, each with its own prefix:
+ *   hwp_ hwprobe.h   options, output, timer, sampling (probe.c, timer.c,
+ *                    sample.c)
+ *   hwa_ analysis.h  curve analysis: fits, step detectors, QT clustering
+ *   hwc_ chain.h     pointer-chase reference strings
+ *   hwm_ memory.h    buffers, and the loops that stream through them
+ *   hwl_ levels.h    cache and TLB levels from a latency curve
+ *   hws_ sweep.h     the placed latency sweep of the caches probe
+ *   hwx_ conflict.h  X-Ray's conflict search and its analysis
+ *   hwb_ backinval.h the verdict of the back-invalidation test
+ *   hwk_ kernel.h    kernels of the CPU-core probes (ops_kernel.h,
+ *                    regs_kernel.h expand them)
+ *   hwu_ cpus.h      the CPUs a probe may use; contexts, mode
+ *   hwt_ team.h      threads run together, hand-offs between them
+ *   hwe_ code.h      instruction footprints made at run time
+ *   hwn_ contention.h  the unified-cache test's verdict
+ *   hwq_ cliques.h   cliques of CPUs by bandwidth (locality probe)
  */
 #ifndef HWPROBE_H
 #define HWPROBE_H

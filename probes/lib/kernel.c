@@ -1,4 +1,4 @@
-/* cpu.c - timing adapter, sampling span and step detector of the CPU-core
+/* kernel.c - timing adapter, sampling span and step detector of the CPU-core
  * probes.  The detector is pure (arrays in, numbers out) so that tests can
  * feed it recorded curves. */
 #include "kernel.h"

@@ -1,4 +1,4 @@
-/* cpu.h - shared machinery of the CPU-core probes (ops, regs, vec).
+/* kernel.h - the kernels and shared machinery of the CPU-core probes (ops, regs, vec).
  *
  * Kernels that must exist in many variants (N chains, N live variables)
  * are written once, in a fragment included several times, and expanded by
