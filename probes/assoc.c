@@ -24,16 +24,10 @@
  *     pages, where it is as fast as as many lines in 64 pages.  A virtual
  *     machine's huge page reaches the TLB only where the host backs it
  *     with a huge page too: the TLB caches the guest's and the host's
- *     translation as one entry of the smaller size.  On the reference VM
- *     the guest's huge pages took effect (AnonHugePages in smaps) and
- *     shortened its page walks (one line per page: 12-13.5 ns against
- *     15-17 ns on base pages), but every 4 KiB page still missed in the
- *     TLB (against 4 ns for the compact lines): no contiguity beyond
- *     4 KiB is visible, and the probe says so.
+ *     translation as one entry of the smaller size.
  *   - Are they contiguous?  Where they reach the TLB, the halving of n(S)
  *     shows it: where it does not halve over the first strides, there is
- *     no contiguity to measure with (on the reference VM, made to run the
- *     search anyway: n = 377, 302, 302 at 4, 8, 16 KiB).
+ *     no contiguity to measure with.
  * Only a clean curve (lib/conflict.h), the same in two readings, gives an
  * answer; otherwise the probe withholds l2_assoc and l3_assoc and says
  * why (hwp_absent): not measurable here is a finding, not a failure.
@@ -61,9 +55,9 @@
  * (1.5-3 K entries), in as few huge pages as the DTLB holds at once. */
 #define TLB_PAGES 4096
 /* A base-page string slower than the compact one by this much shows that
- * TLB misses cost (3.8-4.2 times on the reference VM); a huge-page string
- * within HUGE_SLOWER of it shows that they are gone (about 1, where they
- * are; 3-3.4 on the reference VM, where they are not). */
+ * TLB misses cost (several times, where they do); a huge-page string
+ * within HUGE_SLOWER of it shows that they are gone (about 1 where huge
+ * pages reach the TLB, several times where they do not). */
 #define BASE_SLOWER 1.6
 #define HUGE_SLOWER 1.25
 

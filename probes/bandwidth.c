@@ -28,8 +28,7 @@
 #define MIB (1024.0 * 1024.0)
 /* At least 256 MiB, even when the memory probes report a smaller last
  * level: a virtual machine's cache may be shared with, and reported larger
- * or smaller than, what it gives us (on the reference VM 64 MiB still
- * streams at twice the memory rate).  The cap keeps configure's memory use
+ * or smaller than, what it gives us.  The cap keeps configure's memory use
  * sane. */
 #define FOOTPRINT_MIN (256 * MIB)
 #define FOOTPRINT_MAX (1024 * MIB)

@@ -2,66 +2,33 @@
  * it?  The back-invalidation test.
  *
  * An inclusive level holds a copy of every line above it, so a line it
- * evicts must leave the levels above too.  A hot set A that lives in the
- * L1 then dies when a stream of other lines (B) ages A's copy out of the
- * level below, even though A hits in the L1 all along; under a level that
- * is not inclusive it stays.  The test pushes a burst of B through the
- * level and asks whether A is still in the L1 afterwards: lib/backinval.h
- * has the verdict and its two controls (a fresh chain C shows that the
- * burst cleared the level; a null burst shows that A is not lost to
- * anything else).
+ * evicts leaves the levels above too.  A hot set A in the L1 therefore
+ * dies when a burst of other lines ages A's copy out of the level below,
+ * though A hits in the L1 all along; under a level that is not
+ * inclusive it stays.  lib/backinval.h has the verdict and its controls:
+ * a fresh chain C shows that the burst cleared the level, a null burst
+ * that A is not lost to anything else.
  *
  * The burst must not pass through the L1, or the L1 would evict A by
- * itself: it is a run of software prefetches into the L2 (locality 2:
- * PREFETCHT1 on x86, PRFM PLDL2KEEP on ARM), which fill the L2 and not the
- * L1 on the cores we know; the null burst checks it here.  Loads cannot do
- * it.  With A every other load of one chain through a large B, every load
- * of B enters A's L1 set, so A must come back before a dozen of them do,
- * while the L2 ages A only by the B lines it receives and needs an
- * L2-capacity of them to evict it: A misses once per thousand loads or
- * so (0.1% in a model of LRU caches), far below the noise.
+ * itself: it is a run of software prefetches into the L2 (locality 2),
+ * which fill the L2 and not the L1 on the cores we know; the null burst
+ * checks that here.  Every trial takes a fresh A and a fresh C, brought
+ * in just before the burst, so that their copies below the L1 are
+ * equally young and never hit there (a policy that protects hit lines
+ * would keep a hot C and tell nothing about A).  A, C and the bursts use
+ * the first GROUP lines of each page only: a burst then clears A's sets
+ * of a level with a fraction of the prefetches of a full one.
  *
- * Every trial uses a fresh A and a fresh C, brought in from far away just
- * before the burst, so that their copies below the L1 are equally young
- * and were never hit there.  With one A kept hot for the whole run, its
- * copy below would age across all the bursts and be lost in some trials
- * but not in others; with a C that is hit in the level, a replacement
- * policy that protects hit lines keeps C and tells nothing about A (a hot
- * C stayed in this VM's L2 through bursts that cleared a fresh one).
- *
- * A, C and the bursts use only the first GROUP lines of each page: GROUP
- * sets of the L1, and the sets of each lower level whose index starts
- * with those bits (all of them, where the set index is the address bits
- * above the line offset).  A burst then clears A's sets of a level with
- * GROUP/(lines per page) of the prefetches of a full one, over the same
- * span.  A full burst was also worse here: its prefetches took part of A
- * out of the L1 whatever the level.
- *
- * L2: the burst spans 4 times the L2's effective size, and 8 times when
- * that does not clear it: the cache probe reports a quarter to a half of
- * the L2 (caches.c).  Not more: bursts over 12 MiB took A out of the L1
- * on the reference VM through the level below (a snoop filter, see
- * below), in every round, and 4.5 MiB bursts did in some rounds, while
- * 3 MiB ones did not.  The null burst prefetches as often, over a few
- * lines that stay in the L2.
- * L3: the burst spans 4 times the last level's effective size, at most
- * MAX_BURST.  It passes through the L2, so A outlives it only under an L2
- * that is not inclusive: the L3 is tested after an L2 verdict of 0, and the
- * L2's burst, which clears the L2 but not the L3, is its null.
+ * L2: the burst spans 4 times its effective size, 8 times when that does
+ * not clear it (effective sizes may be a quarter of the level), no more,
+ * since larger bursts reach A through the level below.  L3: 4 times the
+ * last level, at most MAX_BURST, tested only under an L2 found not
+ * inclusive, with the L2's burst as its null.
  *
  * What the test cannot tell: an exclusive level from a non-inclusive one
- * (both keep A; X-Ray 5.5 saw exclusion as the capacity C1 + C2 of the
- * conflict test on physically contiguous pages, see assoc.c), nor an
- * inclusive L3 from a non-inclusive one beside an inclusive tag directory
- * (a snoop filter, as on Intel's server cores since Skylake-SP): either
- * takes A out of the L1 once the burst overflows it.  On the reference VM
- * (Intel server core, L3 non-inclusive) the L3 bursts took A out of the
- * L1 in every round of some runs, and A then came back from nearer than
- * C, which they had pushed out to memory: a snoop filter's doing, but
- * not always that clearly.  So the L3 answer is 0 (A kept through a burst
- * that cleared the L3) or none, never 1.  The L2's bursts stay well short
- * of where such a directory starts to take A, and a 1 needs A lost in
- * every round, which the directory's effect never was at that size.
+ * (both keep A), nor an inclusive L3 from a non-inclusive one beside an
+ * inclusive snoop filter (both take A out of the L1).  So the L3 answer
+ * is 0 or none, never 1.
  *
  * Inputs: l1d_line_bytes, l2_effective_bytes, l3_effective_bytes,
  * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, 0

@@ -17,20 +17,18 @@
  * reads has been evicted since it last read it; there the bandwidth says
  * how near the memory is.
  *
- * The consumer reads pages in a random order and the lines of a page in
- * order: within a page the hardware streams, but no prefetcher runs
- * ahead into the next page, so the time says where the data was.  On the
- * reference VM this makes its L3 read 2.2 times as fast as memory, where
- * a plain stream sees only 1.5.
+ * The consumer reads pages in a random order, lines in order
+ * (hwm_read_pages): no prefetcher runs into the next page, so the time
+ * says where the data was, and a level stands further from memory than
+ * under a plain stream.
  *
  * Noise only ever slows a reader, so every judgement leans on the best
  * readings: each point keeps its minimum over at least three sweeps; a
  * pass the reader started late (its CPU busy elsewhere while the data
  * waited) is not timed; a pair found apart is timed again, and in the
- * other direction, since a reader slowed by its own CPU (on the
- * reference VM a vCPU sometimes runs at 60% for half a second) slows
- * only the direction it reads in; and memory's reference is the fastest
- * reading of it.
+ * other direction, since a reader slowed by its own CPU (a vCPU can run
+ * at a fraction of its speed for a while) slows only the direction it
+ * reads in; and memory's reference is the fastest reading of it.
  *
  * Pairs: the first CPU produces for every other (at most 63 others: the
  * clustering's bound, and about what a 1 s budget can pair), which
@@ -64,25 +62,24 @@
 /* The cache footprints are written and read on every repetition: beyond
  * this, a pass costs more than the budget can pay for every CPU. */
 #define MAX_FOOTPRINT (32 * MIB)
-/* The memory buffer: four times the last level, and at least 128 MiB,
- * where the reference VM's bandwidth stops falling (at 64 MiB it still
- * reads 30% faster: its host's cache is larger than it measures). */
+/* The memory buffer: four times the last level, and at least 128 MiB: a
+ * VM's host may have more cache than the guest measures. */
 #define MEMORY_MIN (128 * MIB)
 #define MEMORY_MAX (512 * MIB)
-/* What a reader reads of it per pass: 0.4 ms here, four times the
- * shortest measurement the library trusts, and a small part of the
- * buffer. */
+/* What a reader reads of it per pass: several times the shortest
+ * measurement the library trusts, and a small part of the buffer. */
 #define WINDOW (4 * MIB)
 /* Buffers start on a 2 MiB boundary, where the OS can back them with
- * huge pages: 128 MiB faulted in 4 KiB pages costs this VM 0.3 s. */
+ * huge pages: faulting in 128 MiB of base pages costs a good part of
+ * the budget. */
 #define HUGE_ALIGN (2 * MIB)
 /* A point is stable after PATIENCE rounds without a better time; on two
  * CPUs MAX_ROUNDS rounds take about 0.1 s. */
 #define PATIENCE 4
 #define MAX_ROUNDS 20
-/* A reader starting later than this after the producer finished (20 us
- * is usual here, 4 ms when its CPU was busy) does not count; nor do more
- * than MAX_LATE such passes per pass asked for. */
+/* A reader starting later than this after the producer finished (tens
+ * of microseconds is usual, a scheduler slice when its CPU was busy) does
+ * not count; nor do more than MAX_LATE such passes per pass asked for. */
 #define MAX_GAP 100e-6
 #define MAX_LATE 8
 /* Half a level's footprint may read this much faster than all of it. */
@@ -474,10 +471,9 @@ static size_t level_cliques(enum level lv, int *label)
 /* Whether the first CPU alone reads the level's footprint about as fast
  * as half of it: the footprint is on the level's plateau, out of reach of
  * the level below.  The memory probes' sizes are effective ones, where
- * latency starts to rise; on the reference VM they have called its 2 MiB
- * L2 0.5 MiB, and then the scrub (2 MiB) leaves part of a footprint in
- * the L2.  There, half the footprint reads 1.4 times as fast; on the
- * L3's plateau, at most 1.2. */
+ * latency starts to rise, and may be a quarter of the level: then the
+ * scrub leaves part of the footprint in the level below, and half of it
+ * reads faster by more than PLATEAU. */
 static int on_plateau(enum level lv)
 {
     double self = *cell(lv, 0, 0), half = *cell(HALF(lv), 0, 0);

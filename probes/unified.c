@@ -14,9 +14,9 @@
  * random order and pages in a random order (Sandoval's cache-only string),
  * so TLB misses are amortised and no prefetcher can follow.  The L1 is
  * not tested: every current core splits it, and at its edge (f near the
- * L1D) the two footprints do contend on the reference machine, now and
- * then, through what the L1s share below them; a false "unified" there
- * would make every level above it unified.
+ * L1D) the two footprints can contend through what the L1s share below
+ * them; a false "unified" there would make every level above it
+ * unified.
  *
  * Inputs: l1d_line_bytes and l2_/l3_effective_bytes.  A level whose size
  * is missing is not tested; without the line size nothing is. */

@@ -33,14 +33,14 @@
 #include <stddef.h>
 
 /* Thresholds on the lost fraction, a third of the way in from each end:
- * on the reference VM a non-inclusive L2 loses 0.05-0.15 of A to the
- * bursts (see inclusion.c), an inclusive level loses all of it, and the
- * middle third is where a verdict would be a guess. */
+ * a non-inclusive level loses a little of A to the bursts, an inclusive
+ * one all of it, and the middle third is where a verdict would be a
+ * guess. */
 #define HWB_KEPT 0.33
 #define HWB_LOST 0.67
 /* C must come back at least this much slower than from the level: a
- * level's miss costs three times its hit or more on every machine we know
- * (L2 4 ns, L3 13 ns, memory 50+ ns on the reference VM). */
+ * level's miss costs three times its hit or more on every machine we
+ * know. */
 #define HWB_CLEARED 2.0
 /* ... and come back at most this much slower after the null burst. */
 #define HWB_NULL_CLEARED 1.5

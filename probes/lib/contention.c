@@ -23,11 +23,10 @@ int hwn_contended(const double *ratio, const double *penalty, size_t n,
     }
     if (counted == 0 || counted < min_points)
         return -1;
-    /* Not half way from no contention to the full penalty: on the
-     * reference machine two footprints in its unified 2 MiB L2 slow by
-     * 0.29 to 0.75 of what one footprint doubled does (replacement keeps
-     * part of each), while in its split L1s they stay below 0.2 (recorded
-     * in tests/test-contention.c); a quarter lies between. */
+    /* Not half way from no contention to the full penalty: replacement
+     * keeps part of each footprint in a shared level, so the slowdown
+     * there is a fraction of the penalty; a quarter lies between what
+     * shared and split levels give (tests/test-contention.c). */
     return slowdown >= HWN_CONTENTION_SHARE * expected;
 }
 

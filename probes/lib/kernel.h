@@ -26,7 +26,7 @@ double hwk_run(void *ctx, long reps);
  * since the probe started, keeping each point's minimum.  The sweep alone
  * stops once every point is stable, which can take a tenth of a second,
  * and the core's clock may meanwhile sit in one turbo bin for some points
- * and in the next (2.5% apart on the reference VM) for others; over a
+ * and in the next (a few percent apart) for others; over a
  * longer span every point gets to see the fastest bin, the one the clock
  * probe's minimum saw.  n is at most HWK_MAX_POINTS. */
 #define HWK_MAX_POINTS 512
