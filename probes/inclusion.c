@@ -61,12 +61,6 @@ static size_t col[GROUP]; /* the order of a page's GROUP lines */
 static size_t next_hot, next_cold;
 static size_t max_span2; /* the largest L2 burst */
 
-/* What one trial measured, in ns per load: A after the burst, A again, C
- * after the burst, C again. */
-struct trial {
-    double ax, a1, cx, c2;
-};
-
 #if defined(__GNUC__)
 #define PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
 #else
@@ -145,11 +139,11 @@ static void **fresh_cold(void)
  * burst A's translations come back first: on base pages the burst evicts
  * them, and page walks on A's first loads would pass for misses.  That
  * chain also waits out the burst's last prefetches. */
-static struct trial run_trial(size_t span, int null)
+static struct hwb_trial run_trial(size_t span, int null)
 {
     const size_t na = HOT_PAGES * GROUP, nc = COLD_PAGES * GROUP;
     struct hwc_walk a, tlb, c;
-    struct trial t;
+    struct hwb_trial t;
     c.p = fresh_cold();
     a.p = fresh_hot(&tlb);
     hwc_touch(&c, nc);
@@ -166,28 +160,21 @@ static struct trial run_trial(size_t span, int null)
     return t;
 }
 
-static void log_trial(const char *what, const struct trial *t)
+static void log_trial(const char *what, const struct hwb_trial *t)
 {
     hwp_log("%s: A %.2f, again %.2f; C %.2f, again %.2f ns/load", what,
             t->ax, t->a1, t->cx, t->c2);
 }
 
-/* One round of a level: its null trial, then its trial, back to back.
- * For the L2 the null is the null burst over the L2's span, and C's
- * latency in the level is C again; for the L3 (span3 > 0) the null is the
- * L2's burst, and C's latency in the level is C after it. */
+/* One round of a level: its null trial, then its trial, back to back
+ * (hwb_round_of); span3 > 0 for the L3. */
 static struct hwb_round round_of(size_t span2, size_t span3)
 {
-    struct hwb_round r;
-    struct trial n = run_trial(span2, span3 == 0);
-    struct trial t = run_trial(span3 ? span3 : span2, 0);
-    double level = span3 ? n.cx : t.c2;
+    struct hwb_trial n = run_trial(span2, span3 == 0);
+    struct hwb_trial t = run_trial(span3 ? span3 : span2, 0);
+    struct hwb_round r = hwb_round_of(&n, &t, span3 > 0);
     log_trial(span3 ? "L3 null (the L2 burst)" : "L2 null", &n);
     log_trial(span3 ? "L3 burst" : "L2 burst", &t);
-    r.lost = hwb_lost(t.ax, t.a1, t.cx);
-    r.null_lost = hwb_lost(n.ax, n.a1, t.cx);
-    r.cleared = t.cx / level;
-    r.null_cleared = span3 ? 1.0 : n.cx / level;
     hwp_dump((double)(span3 ? span3 : span2), r.lost);
     return r;
 }

@@ -24,12 +24,10 @@ static int reading(const struct logged *lg, size_t n, int l3,
     struct hwb_round r[HWB_MAX_ROUNDS];
     size_t i;
     for (i = 0; i < n; i++) {
-        const double *u = lg[i].null, *t = lg[i].burst;
-        double level = l3 ? u[2] : t[3];
-        r[i].lost = hwb_lost(t[0], t[1], t[2]);
-        r[i].null_lost = hwb_lost(u[0], u[1], t[2]);
-        r[i].cleared = t[2] / level;
-        r[i].null_cleared = l3 ? 1.0 : u[2] / level;
+        const double *u = lg[i].null, *b = lg[i].burst;
+        struct hwb_trial null = {u[0], u[1], u[2], u[3]};
+        struct hwb_trial t = {b[0], b[1], b[2], b[3]};
+        r[i] = hwb_round_of(&null, &t, l3);
     }
     return hwb_reading(r, n, why);
 }

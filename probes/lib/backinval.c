@@ -13,6 +13,18 @@ double hwb_lost(double ax, double a1, double cx)
     return (ax - a1) / (cx - a1);
 }
 
+struct hwb_round hwb_round_of(const struct hwb_trial *null,
+                              const struct hwb_trial *t, int l3)
+{
+    struct hwb_round r;
+    double level = l3 ? null->cx : t->c2;
+    r.lost = hwb_lost(t->ax, t->a1, t->cx);
+    r.null_lost = hwb_lost(null->ax, null->a1, t->cx);
+    r.cleared = t->cx / level;
+    r.null_cleared = l3 ? 1.0 : null->cx / level;
+    return r;
+}
+
 int hwb_reading(const struct hwb_round *r, size_t n, const char **why)
 {
     double lost[HWB_MAX_ROUNDS], null_lost[HWB_MAX_ROUNDS],

@@ -61,6 +61,18 @@ struct hwb_round {
 /* (ax - a1) / (cx - a1); NaN unless cx > a1 > 0 and ax > 0. */
 double hwb_lost(double ax, double a1, double cx);
 
+/* What one trial measured, ns per load: A after the burst, A again, C
+ * after the burst, C again. */
+struct hwb_trial {
+    double ax, a1, cx, c2;
+};
+/* A round from its null trial and its trial, back to back.  For the L2
+ * (l3 == 0) the null is the null burst, and C's latency in the level is
+ * C again; for the L3 the null is the L2's burst, and C's latency in the
+ * level is C after it. */
+struct hwb_round hwb_round_of(const struct hwb_trial *null,
+                              const struct hwb_trial *t, int l3);
+
 /* The verdict of one reading of n rounds: 0 (not inclusive) when the
  * medians of its rounds say so, since noise only slows a round and a
  * spoilt one is outvoted; 1 (inclusive) only when A was lost in every
