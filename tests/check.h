@@ -13,9 +13,11 @@ static int checks, failures;
 #if defined(__GNUC__)
 static int checkf(int cond, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), unused));
+static void check(int cond, const char *what) __attribute__((unused));
 #endif
 
-/* what is a printf format. Returns cond. */
+/* fmt and what follows say what was checked, as printf would; returns
+ * cond. */
 static int checkf(int cond, const char *fmt, ...)
 {
     va_list ap;
