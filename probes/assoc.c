@@ -24,16 +24,10 @@
  *     pages, where it is as fast as as many lines in 64 pages.  A virtual
  *     machine's huge page reaches the TLB only where the host backs it
  *     with a huge page too: the TLB caches the guest's and the host's
- *     translation as one entry of the smaller size.  On the reference VM
- *     the guest's huge pages took effect (AnonHugePages in smaps) and
- *     shortened its page walks (one line per page: 12-13.5 ns against
- *     15-17 ns on base pages), but every 4 KiB page still missed in the
- *     TLB (against 4 ns for the compact lines): no contiguity beyond
- *     4 KiB is visible, and the probe says so.
+ *     translation as one entry of the smaller size.
  *   - Are they contiguous?  Where they reach the TLB, the halving of n(S)
  *     shows it: where it does not halve over the first strides, there is
- *     no contiguity to measure with (on the reference VM, made to run the
- *     search anyway: n = 377, 302, 302 at 4, 8, 16 KiB).
+ *     no contiguity to measure with.
  * Only a clean curve (lib/conflict.h), the same in two readings, gives an
  * answer; otherwise the probe withholds l2_assoc and l3_assoc and says
  * why (hwp_absent): not measurable here is a finding, not a failure.
@@ -61,9 +55,9 @@
  * (1.5-3 K entries), in as few huge pages as the DTLB holds at once. */
 #define TLB_PAGES 4096
 /* A base-page string slower than the compact one by this much shows that
- * TLB misses cost (3.8-4.2 times on the reference VM); a huge-page string
- * within HUGE_SLOWER of it shows that they are gone (about 1, where they
- * are; 3-3.4 on the reference VM, where they are not). */
+ * TLB misses cost (several times, where they do); a huge-page string
+ * within HUGE_SLOWER of it shows that they are gone (about 1 where huge
+ * pages reach the TLB, several times where they do not). */
 #define BASE_SLOWER 1.6
 #define HUGE_SLOWER 1.25
 
@@ -72,17 +66,6 @@ static char *buf;          /* BUF_BYTES on huge pages, 2 MiB aligned */
 static size_t *off;        /* room for BUF_BYTES / FIRST_STRIDE offsets */
 static int scattered;      /* a reading saw n not halving: no contiguity */
 static double threshold;   /* between a level's hit and its miss, s/load */
-
-/* Seconds per load of the chain over base + off[0..n-1] (off is
- * shuffled), minimum of adaptive trials. */
-static double time_chain(char *base, size_t n, uint64_t seed)
-{
-    struct hwc_walk w;
-    hwp_shuffle(off, n, &seed);
-    w.p = hwc_link(base, off, n);
-    hwc_touch(&w, 4 * n + 64);
-    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
-}
 
 /* A level's latency: every line of `bytes` at the start of the buffer,
  * pages in a random order (Sandoval's C(k): TLB misses amortised). */
@@ -103,17 +86,17 @@ static double latency(size_t bytes)
  * timings cannot tell (TLB misses cost too little to see). */
 static int huge_pages_took_effect(void)
 {
-    char *base = hwc_reserve(TLB_PAGES * page, page);
+    char *base = hwm_reserve(TLB_PAGES * page, page);
     double compact, sparse_huge, sparse_base;
     size_t i;
     for (i = 0; i < TLB_PAGES; i++)
         off[i] = i * line;
-    compact = time_chain(buf, TLB_PAGES, 1);
+    compact = hwc_time_chain(buf, off, TLB_PAGES, 1);
     (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
-    sparse_huge = time_chain(buf, TLB_PAGES, 2);
+    sparse_huge = hwc_time_chain(buf, off, TLB_PAGES, 2);
     (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
-    sparse_base = time_chain(base, TLB_PAGES, 2);
-    hwc_free(base, TLB_PAGES * page);
+    sparse_base = hwc_time_chain(base, off, TLB_PAGES, 2);
+    hwm_free(base, TLB_PAGES * page);
     hwp_dump_comment("TLB check: 0 compact, 1 one line a page on huge pages, "
                      "2 on base pages; ns per load");
     hwp_dump(0.0, compact * 1e9);
@@ -137,44 +120,21 @@ static int is_compact(size_t stride, size_t n)
         size_t i;
         for (i = 0; i < n; i++)
             off[i] = i * stride;
-        if (time_chain(buf, n, 0x5E9 + n + stride) < threshold)
+        if (hwc_time_chain(buf, off, n, 0x5E9 + n + stride) < threshold)
             return 1;
     }
     return 0;
 }
 
-/* One reading: n(S) for S = FIRST_STRIDE, 2 FIRST_STRIDE, ... into n[];
- * returns the number of strides measured.  Stops when n has settled for
- * three strides, when the buffer cannot hold the next sequence, and early
- * when n does not halve over the first strides (no contiguity). */
+/* One reading: n(S) from FIRST_STRIDE on, into n[]; the number of
+ * strides measured.  It starts at 16, more than any L2's ways, and stops
+ * early when n does not halve over the first strides (no contiguity). */
 static size_t reading(size_t *s, size_t *n)
 {
-    size_t k = 0, hi = 16, same = 0;
-    while (is_compact(FIRST_STRIDE, hi))
-        if ((hi *= 2) * FIRST_STRIDE > BUF_BYTES)
-            return 0;
-    for (s[0] = FIRST_STRIDE; k < HWX_MAX_STRIDES; k++) {
-        if (k > 0)
-            s[k] = 2 * s[k - 1];
-        if (s[k] > MAX_STRIDE || hi * s[k] > BUF_BYTES)
-            break;
-        n[k] = hwp_first_false(is_compact, s[k], 1, hi);
-        hwp_log("stride %zu: first non-compact N %zu", s[k], n[k]);
-        hwp_dump((double)s[k], (double)n[k]);
-        if (k > 0 && n[k] == n[k - 1]) {
-            if (++same == 2) {
-                k++;
-                break;
-            }
-        } else {
-            same = 0;
-        }
-        if (k == 2 && !hwx_halves(n[0], n[2])) {
-            scattered = 1;
-            return k + 1;
-        }
-        hi = n[k];
-    }
+    struct hwx_search x = {is_compact, FIRST_STRIDE, 16, MAX_STRIDE,
+                           BUF_BYTES, 1, 1, 0};
+    size_t k = hwx_search(&x, s, n, HWX_MAX_STRIDES);
+    scattered |= x.scattered;
     return k;
 }
 
@@ -226,7 +186,7 @@ int main(int argc, char **argv)
     int huge;
 
     hwp_init(argc, argv, "assoc");
-    page = hwc_os_page();
+    page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l1 = hwp_input("l1d_effective_bytes", 32768.0);
     l2 = hwp_input("l2_effective_bytes", 0.0);
@@ -238,7 +198,7 @@ int main(int argc, char **argv)
     if (HUGE_PAGE % page != 0 || page > FIRST_STRIDE)
         hwp_skip("pages larger than the first stride");
     off = malloc(BUF_BYTES / FIRST_STRIDE * sizeof *off);
-    buf = hwc_alloc(BUF_BYTES, HUGE_PAGE, 1);
+    buf = hwm_alloc(BUF_BYTES, HUGE_PAGE, 1);
     if (off == NULL)
         hwp_skip("out of memory");
 

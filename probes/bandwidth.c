@@ -8,9 +8,10 @@
  * the bytes loaded, a write pass the bytes stored, a copy pass both (as
  * STREAM does); MB are 10^6 bytes.
  *
- * The loops are the compiler's own code with the user's CFLAGS, kept from
- * becoming memset or memcpy calls (a volatile operand), since what matters
- * is what a C loop gets; libc's large-copy paths may bypass the cache.
+ * The loops are the compiler's own code with the user's CFLAGS
+ * (lib/memory.h), kept from becoming memset or memcpy calls, since what
+ * matters is what a C loop gets; libc's large-copy paths may bypass the
+ * cache.
  *
  * With all CPUs, each thread streams its own slice, which it touched first
  * so that on a NUMA machine the slice lives near it.  Every pass is timed
@@ -18,6 +19,7 @@
  * repeating: other programs' load spoils single passes, not the answer. */
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
+#include "lib/memory.h"
 #include "lib/team.h"
 
 #include <stdio.h>
@@ -26,8 +28,7 @@
 #define MIB (1024.0 * 1024.0)
 /* At least 256 MiB, even when the memory probes report a smaller last
  * level: a virtual machine's cache may be shared with, and reported larger
- * or smaller than, what it gives us (on the reference VM 64 MiB still
- * streams at twice the memory rate).  The cap keeps configure's memory use
+ * or smaller than, what it gives us.  The cap keeps configure's memory use
  * sane. */
 #define FOOTPRINT_MIN (256 * MIB)
 #define FOOTPRINT_MAX (1024 * MIB)
@@ -56,43 +57,17 @@ static void slice(const struct stream *s, int rank, size_t *first, size_t *count
     *count = per;
 }
 
-static void read_pass(const uint64_t *p, size_t n)
-{
-    uint64_t a = 0, b = 0, c = 0, d = 0;
-    size_t i;
-    for (i = 0; i < n; i += 4) {
-        a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
-    }
-    hwp_sink += a + b + c + d;
-}
-
-static void write_pass(uint64_t *p, size_t n)
-{
-    uint64_t v = v_zero;
-    size_t i;
-    for (i = 0; i < n; i++)
-        p[i] = v;
-}
-
-static void copy_pass(uint64_t *dst, const uint64_t *src, size_t n)
-{
-    uint64_t k = v_zero;
-    size_t i;
-    for (i = 0; i < n; i++)
-        dst[i] = src[i] ^ k;
-}
-
 static void stream_work(void *arg, int rank)
 {
     struct stream *s = arg;
     size_t first, count;
     slice(s, rank, &first, &count);
     if (s->op == READ)
-        read_pass(s->buf + first, count);
+        hwm_read_words(s->buf + first, count);
     else if (s->op == WRITE)
-        write_pass(s->buf + first, count);
+        hwm_write_words(s->buf + first, count, v_zero);
     else /* the first half of the slice onto its second half */
-        copy_pass(s->buf + first + count / 2, s->buf + first, count / 2);
+        hwm_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
 }
 
 /* Bytes the program asked to move in one pass of op. */
@@ -107,12 +82,12 @@ static double pass_bytes(const struct stream *s)
  * from the first start to the last end. */
 static double pass_rate(struct stream *s, int n, const int *cpus, enum op op)
 {
-    static struct hwp_team team;
+    static struct hwt_team team;
     s->n = n;
     s->op = op;
-    if (hwp_team_run(&team, n, cpus, stream_work, s) != 0)
+    if (hwt_run(&team, n, cpus, stream_work, s) != 0)
         hwp_skip("cannot create threads");
-    return pass_bytes(s) / hwp_team_span(&team, n) / 1e6;
+    return pass_bytes(s) / hwt_span(&team, n) / 1e6;
 }
 
 static size_t footprint_words(void)
@@ -129,14 +104,14 @@ static size_t footprint_words(void)
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWP_MAX_CPUS];
+    static int cpus[HWU_MAX_CPUS];
     double best[2][OPS] = {{0.0}};
     struct stream s;
     int pinnable, n, round, all, op;
     const int *where;
     char key[64];
     hwp_init(argc, argv, "bandwidth");
-    n = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
+    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     where = pinnable ? cpus : NULL;
     s.words = footprint_words();
     if ((s.buf = malloc(s.words * sizeof *s.buf)) == NULL)

@@ -384,7 +384,7 @@ static const char *cross_check(struct hierarchy *h, const double *x, size_t n,
  * configure must not push a small machine into swapping. */
 static double sweep_mib(void)
 {
-    double quarter = (double)hwc_os_memory() / 4.0 / 1048576.0;
+    double quarter = (double)hwm_os_memory() / 4.0 / 1048576.0;
     return quarter > 0.0 && quarter < SWEEP_MIB ? quarter : SWEEP_MIB;
 }
 
@@ -418,9 +418,9 @@ static void measure(struct curves *c, char *buf, size_t max, size_t page,
         size_t top = sw.pages[n - 1] * page;
         char *rbuf;
         top = top < max / 4 ? top : max / 4;
-        rbuf = hwc_alloc(top, 1u << 21, 0);
+        rbuf = hwm_alloc(top, 1u << 21, 0);
         c->rn = random_curve(rbuf, top, line, c->rx, c->ry);
-        hwc_free(rbuf, top);
+        hwm_free(rbuf, top);
         hwp_log("%.2f s: random chain to %.0f bytes", hwp_elapsed(),
                 c->rn ? c->rx[c->rn - 1] : 0.0);
     }
@@ -578,7 +578,7 @@ int main(int argc, char **argv)
     static struct curves c;
     struct hierarchy h;
     double mhz, l1d_bytes;
-    size_t page = hwc_os_page(), line, max;
+    size_t page = hwm_os_page(), line, max;
     const char *why;
     char *buf = NULL;
 
@@ -592,7 +592,7 @@ int main(int argc, char **argv)
     } else {
         if (line < sizeof(void *) || line > page || page % line != 0)
             hwp_skip("line size does not divide the page");
-        buf = hwc_alloc(max, 1u << 21, 0);
+        buf = hwm_alloc(max, 1u << 21, 0);
         hwp_log("%.2f s: %zu MiB allocated", hwp_elapsed(), max >> 20);
         measure(&c, buf, max, page, line, 0xCAC4E);
     }
@@ -616,7 +616,7 @@ int main(int argc, char **argv)
     }
     dump(&c);
     if (buf != NULL)
-        hwc_free(buf, max);
+        hwm_free(buf, max);
     if (h.levels < 2)
         hwp_skip("no cache level boundary in the latency curve");
     emit(&h, mhz, why);

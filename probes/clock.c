@@ -58,11 +58,8 @@ static double add_chain(void *ctx, long reps)
 int main(int argc, char **argv)
 {
     double per_iter = 1.0, cycle_ns;
-    long reps = 0;
     hwp_init(argc, argv, "clock");
-    /* Let the core leave its idle frequency before the trials count. */
-    while (hwp_elapsed() < 0.02)
-        (void)hwp_time_per_rep(add_chain, NULL, &reps);
+    hwp_warm_up(add_chain, NULL, 0.02);
     while (hwp_elapsed() < WINDOW_S && hwp_budget_left() > 0.0) {
         double t = hwp_min_time(add_chain, NULL, 10, 200);
         if (t < per_iter)

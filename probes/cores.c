@@ -17,6 +17,7 @@
  * share a CPU by the scheduler's whim) and left to the OS when counting
  * cores, because the OS fills idle cores before idle siblings and the CPU
  * numbering of siblings is not ours to know. */
+#include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
 #include "lib/team.h"
@@ -43,7 +44,7 @@ static volatile double v_div = 1.0, v_off = 0.0;
 struct experiment {
     enum kind kind;
     long reps;
-    void *chase[HWP_MAX_CPUS]; /* each thread's own cycle of pointers */
+    void *chase[HWU_MAX_CPUS]; /* each thread's own cycle of pointers */
 };
 
 static void latency_work(long reps)
@@ -112,24 +113,20 @@ static void work(void *arg, int rank)
 static void *make_chase(uint64_t *seed)
 {
     void **slot = malloc(CHASE_SLOTS * sizeof *slot);
-    size_t order[CHASE_SLOTS], i;
+    size_t scratch[CHASE_SLOTS];
     if (slot == NULL)
         hwp_skip("out of memory");
-    for (i = 0; i < CHASE_SLOTS; i++)
-        order[i] = i;
-    hwp_shuffle(order + 1, CHASE_SLOTS - 1, seed);
-    for (i = 0; i < CHASE_SLOTS; i++)
-        slot[order[i]] = &slot[order[(i + 1) % CHASE_SLOTS]];
-    return slot;
+    return hwc_shuffled_cycle((char *)slot, CHASE_SLOTS, sizeof *slot,
+                              scratch, seed);
 }
 
 /* Time of the slowest of m threads, or of one thread alone for m = 1. */
 static double run(struct experiment *e, int m, const int *cpus)
 {
-    static struct hwp_team team;
-    if (hwp_team_run(&team, m, cpus, work, e) != 0)
+    static struct hwt_team team;
+    if (hwt_run(&team, m, cpus, work, e) != 0)
         hwp_skip("cannot create threads");
-    return hwp_team_slowest(&team, m);
+    return hwt_slowest(&team, m);
 }
 
 /* Size the work so that one thread alone takes SHARE_SECONDS. */
@@ -146,7 +143,7 @@ static void calibrate(struct experiment *e, const int *cpus)
  * burst of load from elsewhere spoils one trial of many, and keeps the
  * minimum.  best[k][m-1] receives seconds. */
 static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
-                    double best[KINDS][HWP_MAX_CPUS])
+                    double best[KINDS][HWU_MAX_CPUS])
 {
     int round, k, m;
     for (round = 0; round < ROUNDS; round++) {
@@ -166,15 +163,15 @@ static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWP_MAX_CPUS];
-    static double best[KINDS][HWP_MAX_CPUS];
+    static int cpus[HWU_MAX_CPUS];
+    static double best[KINDS][HWU_MAX_CPUS];
     static struct experiment e[KINDS];
     int pinnable, n, k, m, contexts[KINDS], smt;
     char note[64];
     uint64_t seed = 1;
     hwp_init(argc, argv, "cores");
-    n = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
-    hwp_log("%d usable CPUs (quota %.2f)", n, hwp_cpu_quota());
+    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
+    hwp_log("%d usable CPUs (quota %.2f)", n, hwu_cpu_quota());
     for (k = 0; k < KINDS; k++) {
         e[k].kind = (enum kind)k;
         for (m = 0; m < n; m++)
@@ -188,7 +185,7 @@ int main(int argc, char **argv)
                     best[k][m - 1] * 1e3, best[k][m - 1] / best[k][0]);
             hwp_dump(k * 1000 + m, best[k][m - 1] / best[k][0]);
         }
-        contexts[k] = hwp_contexts(best[k], n, SLOWDOWN);
+        contexts[k] = hwu_contexts(best[k], n, SLOWDOWN);
     }
     /* Cores cannot outnumber the contexts, and only a whole number of
      * siblings per core is an SMT we can name; otherwise say no SMT. */

@@ -1,9 +1,9 @@
 ### cores, bandwidth, scheduler, instruction-cache, unified-cache and locality
 ### probes (fragment of Makefile.am).  The threaded probes need the thread flag configure found.
 probe_lib_sources += probes/lib/cpus.h probes/lib/cpus.c \
-	probes/lib/contexts.c probes/lib/team.h probes/lib/code.h \
+	probes/lib/team.h probes/lib/code.h \
 	probes/lib/code.c probes/lib/contention.h probes/lib/contention.c \
-	probes/lib/locality.h probes/lib/locality.c
+	probes/lib/cliques.h probes/lib/cliques.c
 probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
 	probes/icache.c probes/unified.c probes/locality.c
 probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \

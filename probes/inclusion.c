@@ -2,66 +2,33 @@
  * it?  The back-invalidation test.
  *
  * An inclusive level holds a copy of every line above it, so a line it
- * evicts must leave the levels above too.  A hot set A that lives in the
- * L1 then dies when a stream of other lines (B) ages A's copy out of the
- * level below, even though A hits in the L1 all along; under a level that
- * is not inclusive it stays.  The test pushes a burst of B through the
- * level and asks whether A is still in the L1 afterwards: lib/inclusion.h
- * has the verdict and its two controls (a fresh chain C shows that the
- * burst cleared the level; a null burst shows that A is not lost to
- * anything else).
+ * evicts leaves the levels above too.  A hot set A in the L1 therefore
+ * dies when a burst of other lines ages A's copy out of the level below,
+ * though A hits in the L1 all along; under a level that is not
+ * inclusive it stays.  lib/backinval.h has the verdict and its controls:
+ * a fresh chain C shows that the burst cleared the level, a null burst
+ * that A is not lost to anything else.
  *
  * The burst must not pass through the L1, or the L1 would evict A by
- * itself: it is a run of software prefetches into the L2 (locality 2:
- * PREFETCHT1 on x86, PRFM PLDL2KEEP on ARM), which fill the L2 and not the
- * L1 on the cores we know; the null burst checks it here.  Loads cannot do
- * it.  With A every other load of one chain through a large B, every load
- * of B enters A's L1 set, so A must come back before a dozen of them do,
- * while the L2 ages A only by the B lines it receives and needs an
- * L2-capacity of them to evict it: A misses once per thousand loads or
- * so (0.1% in a model of LRU caches), far below the noise.
+ * itself: it is a run of software prefetches into the L2 (locality 2),
+ * which fill the L2 and not the L1 on the cores we know; the null burst
+ * checks that here.  Every trial takes a fresh A and a fresh C, brought
+ * in just before the burst, so that their copies below the L1 are
+ * equally young and never hit there (a policy that protects hit lines
+ * would keep a hot C and tell nothing about A).  A, C and the bursts use
+ * the first GROUP lines of each page only: a burst then clears A's sets
+ * of a level with a fraction of the prefetches of a full one.
  *
- * Every trial uses a fresh A and a fresh C, brought in from far away just
- * before the burst, so that their copies below the L1 are equally young
- * and were never hit there.  With one A kept hot for the whole run, its
- * copy below would age across all the bursts and be lost in some trials
- * but not in others; with a C that is hit in the level, a replacement
- * policy that protects hit lines keeps C and tells nothing about A (a hot
- * C stayed in this VM's L2 through bursts that cleared a fresh one).
- *
- * A, C and the bursts use only the first GROUP lines of each page: GROUP
- * sets of the L1, and the sets of each lower level whose index starts
- * with those bits (all of them, where the set index is the address bits
- * above the line offset).  A burst then clears A's sets of a level with
- * GROUP/(lines per page) of the prefetches of a full one, over the same
- * span.  A full burst was also worse here: its prefetches took part of A
- * out of the L1 whatever the level.
- *
- * L2: the burst spans 4 times the L2's effective size, and 8 times when
- * that does not clear it: the cache probe reports a quarter to a half of
- * the L2 (caches.c).  Not more: bursts over 12 MiB took A out of the L1
- * on the reference VM through the level below (a snoop filter, see
- * below), in every round, and 4.5 MiB bursts did in some rounds, while
- * 3 MiB ones did not.  The null burst prefetches as often, over a few
- * lines that stay in the L2.
- * L3: the burst spans 4 times the last level's effective size, at most
- * MAX_BURST.  It passes through the L2, so A outlives it only under an L2
- * that is not inclusive: the L3 is tested after an L2 verdict of 0, and the
- * L2's burst, which clears the L2 but not the L3, is its null.
+ * L2: the burst spans 4 times its effective size, 8 times when that does
+ * not clear it (effective sizes may be a quarter of the level), no more,
+ * since larger bursts reach A through the level below.  L3: 4 times the
+ * last level, at most MAX_BURST, tested only under an L2 found not
+ * inclusive, with the L2's burst as its null.
  *
  * What the test cannot tell: an exclusive level from a non-inclusive one
- * (both keep A; X-Ray 5.5 saw exclusion as the capacity C1 + C2 of the
- * conflict test on physically contiguous pages, see assoc.c), nor an
- * inclusive L3 from a non-inclusive one beside an inclusive tag directory
- * (a snoop filter, as on Intel's server cores since Skylake-SP): either
- * takes A out of the L1 once the burst overflows it.  On the reference VM
- * (Intel server core, L3 non-inclusive) the L3 bursts took A out of the
- * L1 in every round of some runs, and A then came back from nearer than
- * C, which they had pushed out to memory: a snoop filter's doing, but
- * not always that clearly.  So the L3 answer is 0 (A kept through a burst
- * that cleared the L3) or none, never 1.  The L2's bursts stay well short
- * of where such a directory starts to take A, and a 1 needs A lost in
- * every round, which the directory's effect never was at that size.
+ * (both keep A), nor an inclusive L3 from a non-inclusive one beside an
+ * inclusive snoop filter (both take A out of the L1).  So the L3 answer
+ * is 0 or none, never 1.
  *
  * Inputs: l1d_line_bytes, l2_effective_bytes, l3_effective_bytes,
  * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, 0
@@ -70,7 +37,7 @@
  */
 #include "lib/chain.h"
 #include "lib/hwprobe.h"
-#include "lib/inclusion.h"
+#include "lib/backinval.h"
 
 #include <stdlib.h>
 
@@ -93,12 +60,6 @@ static char *hot, *cold, *stream;
 static size_t col[GROUP]; /* the order of a page's GROUP lines */
 static size_t next_hot, next_cold;
 static size_t max_span2; /* the largest L2 burst */
-
-/* What one trial measured, in ns per load: A after the burst, A again, C
- * after the burst, C again. */
-struct trial {
-    double ax, a1, cx, c2;
-};
 
 #if defined(__GNUC__)
 #define PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
@@ -178,11 +139,11 @@ static void **fresh_cold(void)
  * burst A's translations come back first: on base pages the burst evicts
  * them, and page walks on A's first loads would pass for misses.  That
  * chain also waits out the burst's last prefetches. */
-static struct trial run_trial(size_t span, int null)
+static struct hwb_trial run_trial(size_t span, int null)
 {
     const size_t na = HOT_PAGES * GROUP, nc = COLD_PAGES * GROUP;
     struct hwc_walk a, tlb, c;
-    struct trial t;
+    struct hwb_trial t;
     c.p = fresh_cold();
     a.p = fresh_hot(&tlb);
     hwc_touch(&c, nc);
@@ -199,28 +160,21 @@ static struct trial run_trial(size_t span, int null)
     return t;
 }
 
-static void log_trial(const char *what, const struct trial *t)
+static void log_trial(const char *what, const struct hwb_trial *t)
 {
     hwp_log("%s: A %.2f, again %.2f; C %.2f, again %.2f ns/load", what,
             t->ax, t->a1, t->cx, t->c2);
 }
 
-/* One round of a level: its null trial, then its trial, back to back.
- * For the L2 the null is the null burst over the L2's span, and C's
- * latency in the level is C again; for the L3 (span3 > 0) the null is the
- * L2's burst, and C's latency in the level is C after it. */
-static struct hwi_round round_of(size_t span2, size_t span3)
+/* One round of a level: its null trial, then its trial, back to back
+ * (hwb_round_of); span3 > 0 for the L3. */
+static struct hwb_round round_of(size_t span2, size_t span3)
 {
-    struct hwi_round r;
-    struct trial n = run_trial(span2, span3 == 0);
-    struct trial t = run_trial(span3 ? span3 : span2, 0);
-    double level = span3 ? n.cx : t.c2;
+    struct hwb_trial n = run_trial(span2, span3 == 0);
+    struct hwb_trial t = run_trial(span3 ? span3 : span2, 0);
+    struct hwb_round r = hwb_round_of(&n, &t, span3 > 0);
     log_trial(span3 ? "L3 null (the L2 burst)" : "L2 null", &n);
     log_trial(span3 ? "L3 burst" : "L2 burst", &t);
-    r.lost = hwi_lost(t.ax, t.a1, t.cx);
-    r.null_lost = hwi_lost(n.ax, n.a1, t.cx);
-    r.cleared = t.cx / level;
-    r.null_cleared = span3 ? 1.0 : n.cx / level;
     hwp_dump((double)(span3 ? span3 : span2), r.lost);
     return r;
 }
@@ -228,11 +182,11 @@ static struct hwi_round round_of(size_t span2, size_t span3)
 /* One reading: ROUNDS rounds, and their verdict. */
 static int reading(size_t span2, size_t span3, const char **why)
 {
-    struct hwi_round r[ROUNDS];
+    struct hwb_round r[ROUNDS];
     size_t i;
     for (i = 0; i < ROUNDS; i++)
         r[i] = round_of(span2, span3);
-    return hwi_reading(r, ROUNDS, why);
+    return hwb_reading(r, ROUNDS, why);
 }
 
 /* Two readings after a round that does not count (the first burst over
@@ -248,13 +202,13 @@ static int judge(const char *level, size_t *span2, size_t span3)
     (void)round_of(*span2, span3);
     v[0] = reading(*span2, span3, &why[0]);
     if (v[0] < 0 && span3 == 0 && *span2 < max_span2
-        && why[0] == hwi_not_cleared) {
+        && why[0] == hwb_not_cleared) {
         *span2 *= 2;
         hwp_log("%s: %s; again over %zu KiB", level, why[0], *span2 >> 10);
         v[0] = reading(*span2, span3, &why[0]);
     }
     v[1] = reading(*span2, span3, &why[1]);
-    k = hwi_verdict(v[0], v[1]);
+    k = hwb_verdict(v[0], v[1]);
     hwp_log("%s: readings %d (%s), %d (%s): %s", level, v[0],
             why[0] ? why[0] : "clear", v[1], why[1] ? why[1] : "clear",
             k < 0 ? "cannot tell" : k ? "inclusive" : "not inclusive");
@@ -268,8 +222,8 @@ static void judge_l3(size_t span2, size_t span3)
 {
     int v3;
     /* The L2's span comes first in the larger buffer. */
-    hwc_free(stream, max_span2);
-    stream = hwc_alloc(span3, (size_t)1 << 21, 1);
+    hwm_free(stream, max_span2);
+    stream = hwm_alloc(span3, (size_t)1 << 21, 1);
     v3 = judge("L3", &span2, span3);
     if (v3 == 0)
         hwp_emit_int("l3_inclusive", 0);
@@ -298,7 +252,7 @@ int main(int argc, char **argv)
 #if !defined(__GNUC__)
     hwp_skip("no way to prefetch into the L2 with this compiler");
 #endif
-    page = hwc_os_page();
+    page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l2 = hwp_input("l2_effective_bytes", 0.0);
     l3 = hwp_input("l3_effective_bytes", 0.0);
@@ -319,10 +273,10 @@ int main(int argc, char **argv)
     for (i = 0; i < GROUP; i++)
         col[i] = i;
     hwp_shuffle(col, GROUP, &seed);
-    hot = hwc_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
-    cold = hwc_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
+    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
+    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
     /* Huge pages where the OS gives them: fewer translations to evict. */
-    stream = hwc_alloc(max_span2, (size_t)1 << 21, 1);
+    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
     hwp_log("bursts over %d of %zu lines a page: L2 %zu KiB, L3 %zu KiB",
             GROUP, page / line, span2 >> 10, span3 >> 10);
     hwp_dump_comment("burst_span_bytes lost_fraction (one line per round)");

@@ -14,8 +14,9 @@
  * This works because an L1 is core-private and, on every machine we know
  * of, indexed with bits inside the page offset (Sandoval 2.2.1).
  */
-#include "lib/hwprobe.h"
 #include "lib/chain.h"
+#include "lib/conflict.h"
+#include "lib/hwprobe.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +36,7 @@ static double l_hit; /* seconds per load of a compact sequence */
 /* Seconds per load of the chain over base + off[0..n-1], minimum of trials. */
 static double time_offsets(size_t n)
 {
-    uint64_t seed = 0x51ED + n;
-    struct hwc_walk w;
-    hwp_shuffle(off, n, &seed);
-    w.p = hwc_link(buf, off, n);
-    hwc_touch(&w, 4 * n + 64);
-    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
+    return hwc_time_chain(buf, off, n, 0x51ED + n);
 }
 
 /* Seconds per load of the sequence <0, S, N>. */
@@ -81,32 +77,23 @@ static size_t settled(const double *stride, const double *n, size_t m,
     return same == 2 && n[i - 1] > 1.0 ? (size_t)n[i - 1] - 1 : 0;
 }
 
-/* X-Ray's search, live: the longest compact N at the smallest stride,
- * then at doubling strides until N settles.  Returns A and sets *t to the
- * stride T; 0 on failure. */
+/* X-Ray's search, live (lib/conflict.h): from the smallest stride, where
+ * n doubles from 1, until n settles.  Returns A and sets *t to the stride
+ * T; 0 on failure. */
 static size_t find_assoc(size_t *t)
 {
+    struct hwx_search x = {is_compact, sizeof(void *), 1, MAX_STRIDE,
+                           BUF_BYTES, 0, 0, 0};
+    size_t s[MAX_SEARCH], n[MAX_SEARCH], m, i;
     double xs[MAX_SEARCH], ns[MAX_SEARCH];
-    size_t s = sizeof(void *), n = 1, m = 0, a;
     /* A section per attempt: a replay takes the last. */
     hwp_dump_comment("stride_bytes first_noncompact_n");
-    while (is_compact(s, n)) {
-        n *= 2;
-        if (n * s > BUF_BYTES / 2)
-            return 0; /* no cache within reach */
+    m = hwx_search(&x, s, n, MAX_SEARCH);
+    for (i = 0; i < m; i++) {
+        xs[i] = (double)s[i];
+        ns[i] = (double)n[i];
     }
-    for (;;) {
-        xs[m] = (double)s;
-        ns[m++] = (double)n;
-        hwp_log("stride %zu: first non-compact N %zu", s, n);
-        hwp_dump((double)s, (double)n);
-        if ((a = settled(xs, ns, m, t)) > 0)
-            return a;
-        s *= 2;
-        if (s > MAX_STRIDE || n * s > BUF_BYTES || m == MAX_SEARCH)
-            return 0;
-        n = hwp_first_false(is_compact, s, 1, n);
-    }
+    return settled(xs, ns, m, t);
 }
 
 /* The line: <0, T, A> and <C + delta, T, A> share a set until delta
@@ -140,7 +127,7 @@ static size_t find_line(size_t t, size_t a)
 static size_t measure(size_t *t, size_t *line)
 {
     size_t assoc = 0, attempt;
-    buf = hwc_alloc(BUF_BYTES, 1u << 21, 0);
+    buf = hwm_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");

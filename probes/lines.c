@@ -200,7 +200,7 @@ static size_t smallest(const size_t *line, size_t n, size_t *agree)
  * are drawn from it at random; only those become resident. */
 static size_t span_bytes(void)
 {
-    double quarter = (double)hwc_os_memory() / 4.0, mib = SPAN_MIB,
+    double quarter = (double)hwm_os_memory() / 4.0, mib = SPAN_MIB,
            llc = hwp_input("llc_effective_bytes", 0.0) * 16.0 / 1048576.0;
     if (llc > mib)
         mib = llc;
@@ -214,7 +214,7 @@ static void set_up(struct pairs *p)
     size_t pages, *all;
     double t, llc = hwp_input("llc_effective_bytes", 0.0);
     p->span = span_bytes();
-    p->page = hwc_os_page();
+    p->page = hwm_os_page();
     p->slots = p->page / BLOCK;
     pages = p->span / p->page;
     p->span = pages * p->page;
@@ -223,11 +223,11 @@ static void set_up(struct pairs *p)
     p->npool = (size_t)EXTENTS * (p->pairs / PER_PAGE);
     if (p->slots < PER_PAGE || pages < p->npool)
         hwp_skip("pages too small or too few for the pairs");
-    p->buf = hwc_reserve(p->span, 1u << 21);
+    p->buf = hwm_reserve(p->span, 1u << 21);
     p->flush_bytes = (size_t)FLUSH_MIB << 20;
     if (4.0 * llc > (double)p->flush_bytes)
         p->flush_bytes = (size_t)(4.0 * llc) / p->page * p->page;
-    p->flush = hwc_alloc(p->flush_bytes, 1u << 21, 1);
+    p->flush = hwm_alloc(p->flush_bytes, 1u << 21, 1);
     p->seed = 0x11E5;
     all = malloc(pages * sizeof *all);
     p->col = malloc(p->slots * sizeof *p->col);
@@ -306,8 +306,8 @@ int main(int argc, char **argv)
     if (l3)
         emit("l3_line_bytes", below, why);
     if (!hwp_replaying()) {
-        hwc_free(p.buf, p.span);
-        hwc_free(p.flush, p.flush_bytes);
+        hwm_free(p.buf, p.span);
+        hwm_free(p.flush, p.flush_bytes);
         free(p.pool);
         free(p.col);
         free(p.off);

@@ -1,7 +1,7 @@
 /* locality.c - which usable CPUs share the L2 and the L3 with the first
  * one, and how many NUMA-like domains they form: producer/consumer
  * bandwidth between pairs of CPUs (BlackjackBench 3.1.4), grouped into
- * cliques by QT clustering (BlackjackBench 4.2.3; lib/locality.h).
+ * cliques by QT clustering (BlackjackBench 4.2.3; lib/cliques.h).
  *
  * A producer thread on CPU i writes f bytes; then a consumer thread on
  * CPU j reads them, and the consumer's bandwidth is what counts.  With f
@@ -17,20 +17,18 @@
  * reads has been evicted since it last read it; there the bandwidth says
  * how near the memory is.
  *
- * The consumer reads pages in a random order and the lines of a page in
- * order: within a page the hardware streams, but no prefetcher runs
- * ahead into the next page, so the time says where the data was.  On the
- * reference VM this makes its L3 read 2.2 times as fast as memory, where
- * a plain stream sees only 1.5.
+ * The consumer reads pages in a random order, lines in order
+ * (hwm_read_pages): no prefetcher runs into the next page, so the time
+ * says where the data was, and a level stands further from memory than
+ * under a plain stream.
  *
  * Noise only ever slows a reader, so every judgement leans on the best
  * readings: each point keeps its minimum over at least three sweeps; a
  * pass the reader started late (its CPU busy elsewhere while the data
  * waited) is not timed; a pair found apart is timed again, and in the
- * other direction, since a reader slowed by its own CPU (on the
- * reference VM a vCPU sometimes runs at 60% for half a second) slows
- * only the direction it reads in; and memory's reference is the fastest
- * reading of it.
+ * other direction, since a reader slowed by its own CPU (a vCPU can run
+ * at a fraction of its speed for a while) slows only the direction it
+ * reads in; and memory's reference is the fastest reading of it.
  *
  * Pairs: the first CPU produces for every other (at most 63 others: the
  * clustering's bound, and about what a 1 s budget can pair), which
@@ -53,7 +51,7 @@
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
-#include "lib/locality.h"
+#include "lib/cliques.h"
 #include "lib/team.h"
 
 #include <math.h>
@@ -64,25 +62,24 @@
 /* The cache footprints are written and read on every repetition: beyond
  * this, a pass costs more than the budget can pay for every CPU. */
 #define MAX_FOOTPRINT (32 * MIB)
-/* The memory buffer: four times the last level, and at least 128 MiB,
- * where the reference VM's bandwidth stops falling (at 64 MiB it still
- * reads 30% faster: its host's cache is larger than it measures). */
+/* The memory buffer: four times the last level, and at least 128 MiB: a
+ * VM's host may have more cache than the guest measures. */
 #define MEMORY_MIN (128 * MIB)
 #define MEMORY_MAX (512 * MIB)
-/* What a reader reads of it per pass: 0.4 ms here, four times the
- * shortest measurement the library trusts, and a small part of the
- * buffer. */
+/* What a reader reads of it per pass: several times the shortest
+ * measurement the library trusts, and a small part of the buffer. */
 #define WINDOW (4 * MIB)
 /* Buffers start on a 2 MiB boundary, where the OS can back them with
- * huge pages: 128 MiB faulted in 4 KiB pages costs this VM 0.3 s. */
+ * huge pages: faulting in 128 MiB of base pages costs a good part of
+ * the budget. */
 #define HUGE_ALIGN (2 * MIB)
 /* A point is stable after PATIENCE rounds without a better time; on two
  * CPUs MAX_ROUNDS rounds take about 0.1 s. */
 #define PATIENCE 4
 #define MAX_ROUNDS 20
-/* A reader starting later than this after the producer finished (20 us
- * is usual here, 4 ms when its CPU was busy) does not count; nor do more
- * than MAX_LATE such passes per pass asked for. */
+/* A reader starting later than this after the producer finished (tens
+ * of microseconds is usual, a scheduler slice when its CPU was busy) does
+ * not count; nor do more than MAX_LATE such passes per pass asked for. */
 #define MAX_GAP 100e-6
 #define MAX_LATE 8
 /* Half a level's footprint may read this much faster than all of it. */
@@ -98,7 +95,7 @@ static const char *const level_name[NLEVELS] = {"L2", "L3", "memory",
                                                 "L2/2", "L3/2"};
 #define HALF(lv) ((enum level)((lv) + L2_HALF))
 
-static int cpus[HWP_MAX_CPUS], ncpus;
+static int cpus[HWU_MAX_CPUS], ncpus;
 static size_t page;
 /* Bytes a consumer reads per pass at each level; 0: not tested. */
 static size_t footprint[NLEVELS];
@@ -107,7 +104,7 @@ static size_t *order[NLEVELS];
 /* Why a level's count is withheld, for hwp_absent. */
 static const char *why_not[NLEVELS];
 /* MB/s, bw[level][producer * ncpus + consumer], NaN where not measured. */
-static double bw[NLEVELS][HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
+static double bw[NLEVELS][HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
 
 /* The producer's buffer at the cache levels, and the memory footprint's
  * buffer, placed by the current stage's leader. */
@@ -122,48 +119,20 @@ static volatile uint64_t v_seed;
 
 /* ---- the producer and the consumer -------------------------------- */
 
-/* Write the level's footprint, all of it, a new value each time. */
-static void produce(enum level lv, uint64_t v)
-{
-    uint64_t *p = (uint64_t *)cache_buf;
-    size_t i, n = footprint[lv] / sizeof *p;
-    for (i = 0; i < n; i++)
-        p[i] = v;
-}
-
 /* The scrub: after writing, the producer reads a buffer four times the
  * level below's effective size, which pushes what it wrote out of the
  * levels below, so that the reader, itself or another CPU, finds it in
- * the level under test or further out.  Without it the CPU alone read
- * part of an L3 footprint from its own L2 and a pair read that part from
- * the producer's L2, slower than from the L3: a pair sharing the L3 read
- * 21 GB/s against 50 alone at 2 MiB, and looked apart.  With it, 22-25
- * against 24-30. */
+ * the level under test or further out, not in the producer's L2. */
 static char *scrub_buf;
 static size_t scrub_bytes[NLEVELS], scrub_size;
 
-static void scrub(enum level lv)
+/* Write the level's footprint, all of it, a new value each time; then
+ * scrub. */
+static void produce(enum level lv, uint64_t v)
 {
-    const uint64_t *p = (const uint64_t *)scrub_buf;
-    size_t i, n = scrub_bytes[lv] / sizeof *p;
-    uint64_t a = 0;
-    for (i = 0; i < n; i += 8)
-        a += p[i];
-    hwp_sink += a;
-}
-
-/* Read the pages base + order[0..n-1] * page, lines in order. */
-static void consume(const char *base, const size_t *pages, size_t n)
-{
-    uint64_t a = 0, b = 0, c = 0, d = 0;
-    size_t k, i, words = page / sizeof(uint64_t);
-    for (k = 0; k < n; k++) {
-        const uint64_t *p = (const uint64_t *)(base + pages[k] * page);
-        for (i = 0; i < words; i += 4) {
-            a += p[i]; b += p[i + 1]; c += p[i + 2]; d += p[i + 3];
-        }
-    }
-    hwp_sink += a + b + c + d;
+    hwm_write_words((uint64_t *)cache_buf, footprint[lv] / sizeof v, v);
+    hwm_touch_words((const uint64_t *)scrub_buf,
+                    scrub_bytes[lv] / sizeof v, 8);
 }
 
 /* One consumer pass at a level; seconds. */
@@ -177,7 +146,7 @@ static double consume_pass(enum level lv)
         memory.at = (memory.at + n) % (memory.bytes / page);
     }
     t0 = hwp_now();
-    consume(base, order[lv], n);
+    hwm_read_pages(base, order[lv], n, page);
     return hwp_now() - t0;
 }
 
@@ -188,41 +157,8 @@ struct run {
     long reps, counted, late; /* passes asked for, timed, and late */
     double seconds;  /* the consumer's, summed over the timed passes */
     double produced; /* when the producer finished writing */
-    int turn;        /* 0: the producer's, 1: the consumer's */
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
+    struct hwt_turns turns; /* 0: the producer's, 1: the consumer's */
 };
-
-/* The producer sleeps while the consumer reads, so that it takes
- * nothing from it (a spinning SMT sibling would take half the core). */
-static void wait_turn(struct run *r, int me)
-{
-    pthread_mutex_lock(&r->lock);
-    while (r->turn != me)
-        pthread_cond_wait(&r->cond, &r->lock);
-    pthread_mutex_unlock(&r->lock);
-}
-
-/* The consumer spins while the producer writes, so that it starts
- * reading at once (waking it costs 20 us here), on a CPU not put to
- * sleep in the meantime. */
-static void spin_turn(struct run *r, int me)
-{
-    int turn;
-    do {
-        pthread_mutex_lock(&r->lock);
-        turn = r->turn;
-        pthread_mutex_unlock(&r->lock);
-    } while (turn != me);
-}
-
-static void pass_turn(struct run *r, int to)
-{
-    pthread_mutex_lock(&r->lock);
-    r->turn = to;
-    pthread_cond_broadcast(&r->cond);
-    pthread_mutex_unlock(&r->lock);
-}
 
 /* Rank 0 produces, rank 1 consumes, in turns, until reps passes are
  * timed.  A pass whose reader started late, its CPU busy with another
@@ -235,23 +171,24 @@ static void pair_work(void *arg, int rank)
     struct run *r = arg;
     for (;;) {
         if (rank == 0) {
-            wait_turn(r, 0);
+            /* Asleep while the consumer reads, spinning while the
+             * producer writes (team.h). */
+            hwt_turn_wait(&r->turns, 0);
             if (r->counted >= r->reps)
                 return;
             produce(r->level, v_seed + (uint64_t)r->counted);
-            scrub(r->level);
             r->produced = hwp_now();
         } else {
             if (r->counted >= r->reps)
                 return;
-            spin_turn(r, 1);
+            hwt_turn_spin(&r->turns, 1);
             if (hwp_now() - r->produced <= MAX_GAP
                 || ++r->late > MAX_LATE * r->reps) {
                 r->seconds += consume_pass(r->level);
                 r->counted++;
             }
         }
-        pass_turn(r, !rank);
+        hwt_turn_pass(&r->turns, !rank);
     }
 }
 
@@ -263,10 +200,8 @@ static void alone_work(void *arg, int rank)
     long k;
     (void)rank;
     for (k = 0; k < r->reps; k++) {
-        if (r->level != MEM) {
+        if (r->level != MEM)
             produce(r->level, v_seed + (uint64_t)k);
-            scrub(r->level);
-        }
         r->seconds += consume_pass(r->level);
     }
 }
@@ -275,12 +210,12 @@ struct point {
     enum level level;
     int producer, consumer; /* indices into cpus[] */
 };
-static struct point points[NLEVELS * 2 * HWP_CLIQUE_MAX];
+static struct point points[NLEVELS * 2 * HWQ_CLIQUE_MAX];
 
 /* hwp_kernel for every point: the consumer's seconds over reps passes. */
 static double run_point(void *ctx, long reps)
 {
-    static struct hwp_team team;
+    static struct hwt_team team;
     const struct point *pt = ctx;
     struct run r;
     int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
@@ -290,14 +225,11 @@ static double run_point(void *ctx, long reps)
     r.reps = reps;
     r.counted = r.late = 0;
     r.seconds = r.produced = 0.0;
-    r.turn = 0;
-    pthread_mutex_init(&r.lock, NULL);
-    pthread_cond_init(&r.cond, NULL);
-    if (hwp_team_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
+    hwt_turns_init(&r.turns, 0);
+    if (hwt_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
                      &r) != 0)
         hwp_skip("cannot create threads");
-    pthread_cond_destroy(&r.cond);
-    pthread_mutex_destroy(&r.lock);
+    hwt_turns_destroy(&r.turns);
     return r.seconds;
 }
 
@@ -309,43 +241,6 @@ static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
 }
 
 /* ---- buffers ------------------------------------------------------- */
-
-struct placement {
-    char *base;
-    size_t bytes;
-};
-
-static void place_work(void *arg, int rank)
-{
-    struct placement *p = arg;
-    (void)rank;
-    p->base = hwc_alloc(p->bytes, HUGE_ALIGN, 1);
-}
-
-/* bytes of memory first touched by CPU cpu, so that on a NUMA machine
- * its pages live in that CPU's node (the paper's first-touch policy). */
-static char *place(size_t bytes, int cpu)
-{
-    static struct hwp_team team;
-    struct placement p;
-    double t0 = hwp_now();
-    p.base = NULL;
-    p.bytes = bytes;
-    if (hwp_team_run(&team, 1, &cpu, place_work, &p) != 0 || p.base == NULL)
-        hwp_skip("cannot create threads");
-    hwp_log("%zu MiB placed by CPU %d in %.3f s", bytes >> 20, cpu,
-            hwp_now() - t0);
-    return p.base;
-}
-
-static size_t *page_order(size_t bytes, uint64_t seed)
-{
-    size_t n = bytes / page, *v = malloc(n * sizeof *v);
-    if (v == NULL)
-        hwp_skip("out of memory");
-    hwc_random_order(v, n, &seed);
-    return v;
-}
 
 /* Half the level, so that it and the scrub (as large as four times the
  * level below, no larger than the footprint) fit in it together; at
@@ -452,11 +347,9 @@ static int measure(size_t npoints)
     if (best == NULL)
         hwp_skip("out of memory");
     rounds = hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, MAX_ROUNDS);
+    rounds = hwp_sweep_more(point_fn, NULL, npoints, best, rounds, MIN_ROUNDS,
+                            limit);
     file_results(best, npoints);
-    for (; rounds < MIN_ROUNDS && hwp_elapsed() < limit; rounds++) {
-        (void)hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, 1);
-        file_results(best, npoints);
-    }
     hwp_log("%zu points, %d rounds", npoints, rounds);
     report(npoints);
     free(best);
@@ -490,8 +383,8 @@ static size_t add_level(size_t n, enum level lv, int producer,
 static int stage(int leader, size_t npoints)
 {
     if (memory.base != NULL)
-        hwc_free(memory.base, memory.bytes);
-    memory.base = place(memory.bytes, cpus[leader]);
+        hwm_free(memory.base, memory.bytes);
+    memory.base = hwt_alloc_on(cpus[leader], memory.bytes, HUGE_ALIGN);
     memory.at = 0;
     return measure(npoints);
 }
@@ -513,11 +406,11 @@ static int first_stage(const int *others, int nothers)
 
 /* ---- analysis ------------------------------------------------------ */
 
-/* A level's matrix with each pair's better direction (lib/locality.h). */
+/* A level's matrix with each pair's better direction (lib/cliques.h). */
 static const double *symmetric(enum level lv)
 {
-    static double s[HWP_CLIQUE_MAX * HWP_CLIQUE_MAX];
-    hwp_symmetrize(bw[lv], (size_t)ncpus, s);
+    static double s[HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
+    hwq_symmetrize(bw[lv], (size_t)ncpus, s);
     return s;
 }
 
@@ -525,12 +418,12 @@ static const double *symmetric(enum level lv)
  * apart than they are, never nearer: the pairs of producer's row found
  * apart at a level are timed again, in a sweep of their own, and the
  * better time counts.  At a cache level the other direction is timed
- * too, for a reader slowed by its own CPU (lib/locality.h); at memory
+ * too, for a reader slowed by its own CPU (lib/cliques.h); at memory
  * that is the next stage's work, which needs pages the other placed.
  * Returns 0 when no pair was apart. */
 static int confirm(enum level lv, int producer, const int *label)
 {
-    int apart[HWP_CLIQUE_MAX], n = 0, j;
+    int apart[HWQ_CLIQUE_MAX], n = 0, j;
     for (j = 0; j < ncpus; j++)
         if (label[j] != label[producer] && !isnan(*cell(lv, producer, j)))
             apart[n++] = j;
@@ -556,13 +449,13 @@ static double memory_reference(void)
 }
 
 /* The cliques of level lv, with the diameter that the first CPU's own
- * bandwidth (its best reading, lib/locality.h) and memory's give; 0 when
+ * bandwidth (its best reading, lib/cliques.h) and memory's give; 0 when
  * the level cannot be judged. */
 static size_t level_cliques(enum level lv, int *label)
 {
     const double *s = symmetric(lv);
     double self = s[0], mem = memory_reference();
-    double rel = hwp_level_diameter(self, mem);
+    double rel = hwq_level_diameter(self, mem);
     if (rel < 0.0) {
         hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
                 self, mem);
@@ -572,16 +465,15 @@ static size_t level_cliques(enum level lv, int *label)
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
     why_not[lv] = "a reading was not a positive number";
-    return hwp_cliques(s, (size_t)ncpus, rel, label);
+    return hwq_cliques(s, (size_t)ncpus, rel, label);
 }
 
 /* Whether the first CPU alone reads the level's footprint about as fast
  * as half of it: the footprint is on the level's plateau, out of reach of
  * the level below.  The memory probes' sizes are effective ones, where
- * latency starts to rise; on the reference VM they have called its 2 MiB
- * L2 0.5 MiB, and then the scrub (2 MiB) leaves part of a footprint in
- * the L2.  There, half the footprint reads 1.4 times as fast; on the
- * L3's plateau, at most 1.2. */
+ * latency starts to rise, and may be a quarter of the level: then the
+ * scrub leaves part of the footprint in the level below, and half of it
+ * reads faster by more than PLATEAU. */
 static int on_plateau(enum level lv)
 {
     double self = *cell(lv, 0, 0), half = *cell(HALF(lv), 0, 0);
@@ -599,14 +491,14 @@ static int on_plateau(enum level lv)
  * level is not tested or cannot be judged. */
 static int shared_cpus(enum level lv)
 {
-    int label[HWP_CLIQUE_MAX];
+    int label[HWQ_CLIQUE_MAX];
     if (footprint[lv] == 0 || !on_plateau(lv) || level_cliques(lv, label) == 0)
         return 0;
     if (confirm(lv, 0, label) && level_cliques(lv, label) == 0)
         return 0;
     hwp_log("%s: %d CPUs share it", level_name[lv],
-            hwp_clique_size(label, (size_t)ncpus));
-    return hwp_clique_size(label, (size_t)ncpus);
+            hwq_clique_size(label, (size_t)ncpus));
+    return hwq_clique_size(label, (size_t)ncpus);
 }
 
 /* The lowest CPU in no clique with a leader, or -1; the others not in
@@ -640,11 +532,11 @@ static int next_leader(const int *label, const char *leader, int *rest,
  * found apart are confirmed before one of them leads a stage. */
 static size_t domains(int *label)
 {
-    char leader[HWP_CLIQUE_MAX] = {1};
-    int rest[HWP_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
+    char leader[HWQ_CLIQUE_MAX] = {1};
+    int rest[HWQ_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
     size_t nc;
     for (;;) {
-        nc = hwp_cliques(symmetric(MEM), (size_t)ncpus, HWP_MEMORY_DIAMETER,
+        nc = hwq_cliques(symmetric(MEM), (size_t)ncpus, HWQ_MEMORY_DIAMETER,
                          label);
         if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
             return nc;
@@ -667,7 +559,7 @@ static size_t domains(int *label)
 
 static void emit_locality(void)
 {
-    int label[HWP_CLIQUE_MAX];
+    int label[HWQ_CLIQUE_MAX];
     size_t nc = domains(label);
     double ratio;
     if (nc == 0) {
@@ -677,7 +569,7 @@ static void emit_locality(void)
         return;
     }
     hwp_emit_int("locality_domains", (long long)nc);
-    ratio = hwp_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
+    ratio = hwq_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
     /* Two places: the third would be noise. */
     if (ratio > 0.0 && ratio <= 1.0)
@@ -691,7 +583,7 @@ static void clear(void)
 {
     size_t lv, i;
     for (lv = 0; lv < NLEVELS; lv++)
-        for (i = 0; i < HWP_CLIQUE_MAX * HWP_CLIQUE_MAX; i++)
+        for (i = 0; i < HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX; i++)
             bw[lv][i] = NAN;
 }
 
@@ -719,39 +611,41 @@ static void prepare(void)
     size_t lv;
     clear();
     cache_bytes = footprint[L2 + (footprint[L3] > footprint[L2])];
-    cache_buf = place(cache_bytes, cpus[0]);
+    cache_buf = hwt_alloc_on(cpus[0], cache_bytes, HUGE_ALIGN);
     scrub_size = scrub_bytes[L3 - (scrub_bytes[L2] > scrub_bytes[L3])];
     scrub_size = (scrub_size / page + 1) * page;
-    scrub_buf = place(scrub_size, cpus[0]);
-    for (lv = 0; lv < NLEVELS; lv++)
-        order[lv] = page_order(footprint[lv] > 0 ? footprint[lv] : page,
-                               lv + 1);
+    scrub_buf = hwt_alloc_on(cpus[0], scrub_size, HUGE_ALIGN);
+    for (lv = 0; lv < NLEVELS; lv++) {
+        uint64_t seed = lv + 1;
+        order[lv] = hwc_new_order((footprint[lv] > 0 ? footprint[lv] : page)
+                                  / page, &seed);
+    }
 }
 
 static void release(void)
 {
     size_t lv;
-    hwc_free(memory.base, memory.bytes);
-    hwc_free(cache_buf, cache_bytes);
-    hwc_free(scrub_buf, scrub_size);
+    hwm_free(memory.base, memory.bytes);
+    hwm_free(cache_buf, cache_bytes);
+    hwm_free(scrub_buf, scrub_size);
     for (lv = 0; lv < NLEVELS; lv++)
         free(order[lv]);
 }
 
 int main(int argc, char **argv)
 {
-    int others[HWP_CLIQUE_MAX], pinnable, j, n;
+    int others[HWQ_CLIQUE_MAX], pinnable, j, n;
     hwp_init(argc, argv, "locality");
-    page = hwc_os_page();
+    page = hwm_os_page();
     choose_footprints();
-    ncpus = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
+    ncpus = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     if (ncpus == 1) {
         one_cpu();
         return hwp_finish();
     }
     if (footprint[L2] == 0 && footprint[L3] == 0)
         hwp_skip("no effective cache sizes (inputs l2_/l3_effective_bytes)");
-    if (ncpus > HWP_CLIQUE_MAX)
+    if (ncpus > HWQ_CLIQUE_MAX)
         hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
     if (!pinnable)
         hwp_skip("cannot place threads on chosen CPUs");

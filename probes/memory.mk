@@ -1,5 +1,6 @@
 ### memory probes: L1D conflict test, cache-only sweep, TLB
-probe_lib_sources += probes/lib/chain.h probes/lib/chain.c
+probe_lib_sources += probes/lib/chain.h probes/lib/chain.c \
+	probes/lib/memory.h probes/lib/memory.c
 probe_sources += probes/l1d.c
 probe_programs += probes/l1d
 macro_sources += m4/src/hw_memory.m4
@@ -35,7 +36,7 @@ memory_tests += tests/tlb.test
 TESTS += tests/tlb.test
 
 # Below the L1: inclusion by back-invalidation.
-probe_lib_sources += probes/lib/inclusion.h probes/lib/inclusion.c
+probe_lib_sources += probes/lib/backinval.h probes/lib/backinval.c
 probe_sources += probes/inclusion.c
 probe_programs += probes/inclusion
 probes_inclusion_LDADD = $(probe_ldadd)

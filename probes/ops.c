@@ -20,7 +20,7 @@
  * means emulation).
  */
 #include "lib/hwprobe.h"
-#include "lib/cpu.h"
+#include "lib/kernel.h"
 #include "lib/ops_kernel.h"
 
 #include <math.h>
@@ -32,7 +32,7 @@
  * time the stack instead of the unit.  Every kernel costs compile time, so
  * the steps between widen as c grows. */
 static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
-/* Seconds the sweeps span (lib/cpu.h). */
+/* Seconds the sweeps span (lib/kernel.h). */
 #define SPAN 0.4
 #define NCHAINS (sizeof chains / sizeof chains[0])
 
@@ -40,7 +40,7 @@ static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
     OPS_KERNEL(t##1, 1) OPS_KERNEL(t##2, 2) OPS_KERNEL(t##3, 3)               \
     OPS_KERNEL(t##4, 4) OPS_KERNEL(t##6, 6) OPS_KERNEL(t##8, 8)               \
     OPS_KERNEL(t##12, 12)                                                     \
-    static const hwc_fn t##kernels[] = {t##1, t##2,  t##3, t##4,              \
+    static const hwk_fn t##kernels[] = {t##1, t##2,  t##3, t##4,              \
                                         t##6, t##8, t##12};
 
 /* Operands that keep every chain at a steady value (x + 1 wraps, x * 1,
@@ -152,7 +152,7 @@ OPS_SET(fma64_)
 
 struct op {
     const char *name;
-    const hwc_fn *kernels;    /* one per chains[] */
+    const hwk_fn *kernels;    /* one per chains[] */
     double latency;           /* cycles */
     double per_cycle;         /* operations per cycle */
 };
@@ -173,7 +173,7 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
     *kctx = (void *)&ops[i / NCHAINS].kernels[i % NCHAINS];
-    return hwc_run;
+    return hwk_run;
 }
 
 static double best[NOPS * NCHAINS];
@@ -242,21 +242,18 @@ int main(int argc, char **argv)
 {
     double mhz, cycle_s;
     size_t i;
-    long reps = 0;
     int attempt;
     hwp_init(argc, argv, "ops");
     mhz = hwp_input("cpu_mhz", 0.0);
     if (mhz <= 0.0)
         hwp_skip("needs cpu_mhz=MHZ from the clock probe");
     cycle_s = 1e-6 / mhz;
-    /* Let the core leave its idle frequency before the trials count. */
-    while (hwp_elapsed() < 0.02)
-        (void)hwp_time_per_rep(hwc_run, (void *)&ops[0].kernels[0], &reps);
+    hwp_warm_up(hwk_run, (void *)&ops[0].kernels[0], 0.02);
     /* A second sweep when the first saw the additions off their one a
      * cycle: a neighbour that took the core for the whole of a sweep, or a
      * clock still changing, is gone by the next more often than not. */
     for (attempt = 0; attempt < 2; attempt++) {
-        hwc_sweep_span(point, NOPS * NCHAINS, best, SPAN);
+        hwk_sweep_span(point, NOPS * NCHAINS, best, SPAN);
         for (i = 0; i < NOPS; i++)
             analyse(&ops[i], best + i * NCHAINS, cycle_s);
         if (adds_one_a_cycle())

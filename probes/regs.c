@@ -8,7 +8,7 @@
  * the first spill adds a store and a reload, to the instructions (scalar
  * kernels) or to a chain's latency (vector kernel), and the cost rises.
  * The answer is the largest n before that rise, by X-Ray's "slower than
- * the flat start by more than epsilon" test (lib/cpu.h).
+ * the flat start by more than epsilon" test (lib/kernel.h).
  *
  * The compiler decides what is live and where it lives, so the count
  * follows the flags: -fno-omit-frame-pointer takes one integer register,
@@ -16,7 +16,7 @@
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
-#include "lib/cpu.h"
+#include "lib/kernel.h"
 #include "lib/regs_kernel.h"
 
 #include <stdint.h>
@@ -24,7 +24,7 @@
 /* A rise smaller than this is noise on a shared machine; the first spill on
  * the machines we measured costs 10% to 100%. */
 #define RISE 0.05
-/* Seconds the sweeps span (lib/cpu.h). */
+/* Seconds the sweeps span (lib/kernel.h). */
 #define SPAN 0.4
 /* Variables in registers: the four-variable integer kernel runs two pairs
  * of one-cycle additions, half a cycle per addition.  Three times that
@@ -49,7 +49,7 @@ static const int nvars[] = {
     REGS_KERNEL(t##16, 16) REGS_KERNEL(t##17, 17) REGS_KERNEL(t##18, 18) REGS_KERNEL(t##20, 20) \
     REGS_KERNEL(t##22, 22) REGS_KERNEL(t##24, 24) REGS_KERNEL(t##26, 26) REGS_KERNEL(t##28, 28) \
     REGS_KERNEL(t##30, 30) REGS_KERNEL(t##32, 32) REGS_KERNEL(t##34, 34) REGS_KERNEL(t##36, 36) \
-    static const hwc_fn t##kernels[] = { \
+    static const hwk_fn t##kernels[] = { \
         t##4, t##5, t##6, t##7, t##8, t##9, t##10, t##11, \
         t##12, t##13, t##14, t##15, t##16, t##17, t##18, t##20, \
         t##22, t##24, t##26, t##28, t##30, t##32, t##34, t##36, \
@@ -121,7 +121,7 @@ REGS_SET(v16_)
 
 struct family {
     const char *key;          /* output key */
-    const hwc_fn *kernels;    /* one kernel per nvars[] */
+    const hwk_fn *kernels;    /* one kernel per nvars[] */
     double *best;             /* seconds per repetition, NPOINTS */
 };
 
@@ -129,7 +129,7 @@ static struct family families[4];
 static size_t nfamilies;
 static double best[4 * NPOINTS];
 
-static void add_family(const char *key, const hwc_fn *kernels)
+static void add_family(const char *key, const hwk_fn *kernels)
 {
     families[nfamilies].key = key;
     families[nfamilies].kernels = kernels;
@@ -142,7 +142,7 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
     *kctx = (void *)&families[i / NPOINTS].kernels[i % NPOINTS];
-    return hwc_run;
+    return hwk_run;
 }
 
 /* Cost per operation of family f at each n, dumped for the record. */
@@ -168,8 +168,8 @@ static int paired_rise(const struct family *f, size_t i)
     double ratio[PAIRS];
     int k;
     for (k = 0; k < PAIRS; k++) {
-        double t = hwp_min_time(hwc_run, (void *)&f->kernels[i - 1], 3, 20);
-        double u = hwp_min_time(hwc_run, (void *)&f->kernels[i], 3, 20);
+        double t = hwp_min_time(hwk_run, (void *)&f->kernels[i - 1], 3, 20);
+        double u = hwp_min_time(hwk_run, (void *)&f->kernels[i], 3, 20);
         ratio[k] = (u / nvars[i]) / (t / nvars[i - 1]);
     }
     return hwa_median(ratio, PAIRS) > 1.0 + RISE;
@@ -188,7 +188,7 @@ static size_t confirmed_rise(const struct family *f, const double *y)
     for (i = 0; i < NPOINTS; i++)
         z[i] = y[i];
     for (;;) {
-        i = hwc_first_rise(z, NPOINTS, RISE);
+        i = hwk_first_rise(z, NPOINTS, RISE);
         if (i == NPOINTS || paired_rise(f, i))
             return i;
         hwp_log("%s: rise at n=%d was the clock, not a spill", f->key,
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
 #if defined(__GNUC__)
     add_family("vec_regs", v16_kernels);
 #endif
-    hwc_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
+    hwk_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
     check_in_registers();
     for (i = 0; i < nfamilies; i++) {
         int r = registers(&families[i]);

@@ -65,16 +65,16 @@ static size_t gather(struct watch *w, int threads)
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWP_MAX_CPUS], pair[HWP_MAX_CPUS];
-    static struct hwp_team team;
+    static int cpus[HWU_MAX_CPUS], pair[HWU_MAX_CPUS];
+    static struct hwt_team team;
     struct watch w;
     int pinnable, n, threads, r;
     size_t total;
     double slice;
     hwp_init(argc, argv, "sched");
-    n = hwp_usable_cpus(cpus, HWP_MAX_CPUS, &pinnable);
-    if (2 * n > HWP_MAX_CPUS)
-        n = HWP_MAX_CPUS / 2;
+    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
+    if (2 * n > HWU_MAX_CPUS)
+        n = HWU_MAX_CPUS / 2;
     threads = 2 * n;
     for (r = 0; r < threads; r++)
         pair[r] = cpus[r / 2];
@@ -82,7 +82,7 @@ int main(int argc, char **argv)
     w.count = calloc((size_t)threads, sizeof *w.count);
     if (w.run == NULL || w.count == NULL)
         hwp_skip("out of memory");
-    if (hwp_team_run(&team, threads, pinnable ? pair : NULL, watch_clock, &w) != 0)
+    if (hwt_run(&team, threads, pinnable ? pair : NULL, watch_clock, &w) != 0)
         hwp_skip("cannot create threads");
     /* The gaps are dumped from several threads at once: a dump may
      * interleave, which only the -d user sees. */
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     total = gather(&w, threads);
     if (total < MIN_RUNS)
         hwp_skip("the threads were hardly ever descheduled");
-    slice = hwp_mode(w.run, total, SAME_SLICE);
+    slice = hwu_mode(w.run, total, SAME_SLICE);
     hwp_log("%zu runs over %d threads; mode %.1f us, shortest %.1f us, "
             "longest %.1f us", total, threads, slice * 1e6, w.run[0] * 1e6,
             w.run[total - 1] * 1e6);

@@ -92,17 +92,11 @@ static void run(struct tlb_sweep *sw, double *ns, int patience, int rounds)
 
 /* The page as the TLB sees it: the stride where the time per access stops
  * rising, after a rise of at least a quarter (a curve that never rises
- * has no page we can see).  Not the biggest rise: on the Xeon, at half the
- * page the string's 2048 pages already overflow the 1722-entry second TLB,
- * and that rise (1.8x) was once steeper than the one to the page (1.7x).
- * Not the sharpest one-point knee either: past the page the walks' own
- * footprint grows (8 page-table entries share a line at the page stride,
- * one at 8 pages), and on the Zen 4 VM, whose walks are nested, the curve
- * still rises 1.24-1.55x at twice the page against 1.04 on the Xeon; one
- * slow trial there (31 ns at 8 KiB, above 25 ns at 32 KiB) then made 8 KiB
- * the sharper knee.  So: the lower envelope (noise only adds time, and the
- * curve never falls), then the knee whose rise most exceeds the rise per
- * point over the two points after it. */
+ * has no page we can see).  Not the biggest rise (the second TLB can
+ * overflow at half the page as steeply), nor the sharpest one-point knee
+ * (past the page, nested page walks keep the curve rising, and one slow
+ * trial makes a knee): the knee of the lower envelope (noise only adds
+ * time) whose rise most exceeds the rise per point over the next two. */
 static size_t page_size(const double *stride, const double *ns, size_t n)
 {
     double e[MAX_POINTS];
@@ -259,7 +253,7 @@ int main(int argc, char **argv)
     if (line < sizeof(void *) || line > MIN_STRIDE || MIN_STRIDE % line != 0)
         hwp_skip("line size out of range");
     if (!hwp_replaying()) {
-        buf = hwc_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
+        buf = hwm_reserve((size_t)PAGE_BLOCKS * MAX_STRIDE, MAX_STRIDE);
         off = malloc((PAGE_BLOCKS > 2 * MAX_PAGES ? PAGE_BLOCKS : 2 * MAX_PAGES)
                      * sizeof *off);
         if (off == NULL)

@@ -14,9 +14,9 @@
  * random order and pages in a random order (Sandoval's cache-only string),
  * so TLB misses are amortised and no prefetcher can follow.  The L1 is
  * not tested: every current core splits it, and at its edge (f near the
- * L1D) the two footprints do contend on the reference machine, now and
- * then, through what the L1s share below them; a false "unified" there
- * would make every level above it unified.
+ * L1D) the two footprints can contend through what the L1s share below
+ * them; a false "unified" there would make every level above it
+ * unified.
  *
  * Inputs: l1d_line_bytes and l2_/l3_effective_bytes.  A level whose size
  * is missing is not tested; without the line size nothing is. */
@@ -49,7 +49,7 @@ static const double fraction[] = {0.5, 0.7, 1.0, 1.4, 2.0};
 struct level {
     const char *name, *key;
     size_t pages;
-    struct hwp_code *code;
+    struct hwe_code *code;
     struct hwc_paged *data;
     size_t *page_order[2];
 };
@@ -65,7 +65,7 @@ struct test {
     struct level *lv;
     int kind; /* HWP_U_* */
 };
-static struct test tests[NLEVELS * NFRACTIONS * HWP_U_TESTS];
+static struct test tests[NLEVELS * NFRACTIONS * HWN_U_TESTS];
 
 /* Zero, read once through a volatile so the compiler cannot know it: x & z
  * is 0 but depends on x. */
@@ -88,7 +88,7 @@ static void **pass(const struct level *lv, size_t pages, int inst, void **p,
         if (inst) {
             size_t base = order[pg] * page;
             for (c = 0; c < lines; c++)
-                x = hwp_code_at(lv->code, base + col[c] * line + (x & z))(x);
+                x = hwe_at(lv->code, base + col[c] * line + (x & z))(x);
         }
         if (p != NULL)
             for (c = 0; c < lines; c++) {
@@ -107,10 +107,10 @@ static double run(void *ctx, long reps)
     const struct test *t = ctx;
     struct level *lv = t->lv;
     int k = t->kind;
-    size_t pages = (k == HWP_U_INST2 || k == HWP_U_DATA2) ? 2 * lv->pages
+    size_t pages = (k == HWN_U_INST2 || k == HWN_U_DATA2) ? 2 * lv->pages
                                                           : lv->pages;
-    int inst = k == HWP_U_INST || k == HWP_U_INST2 || k == HWP_U_BOTH;
-    int data = k == HWP_U_DATA || k == HWP_U_DATA2 || k == HWP_U_BOTH;
+    int inst = k == HWN_U_INST || k == HWN_U_INST2 || k == HWN_U_BOTH;
+    int data = k == HWN_U_DATA || k == HWN_U_DATA2 || k == HWN_U_BOTH;
     void **p = data ? hwc_paged_string(lv->data, pages) : NULL;
     uint64_t x = v_seed;
     double t0;
@@ -135,21 +135,12 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 }
 
 /* Code pages 0..n-1 in a random order. */
-static size_t *page_order(size_t n, uint64_t *seed)
-{
-    size_t *v = malloc(n * sizeof *v);
-    if (v == NULL)
-        hwp_skip("out of memory");
-    hwc_random_order(v, n, seed);
-    return v;
-}
-
 /* Map and fill one level's footprints, f for each fraction; the number
  * of footprints prepared (0 when the level cannot be tested). */
 static size_t prepare(struct level *lv, const char *name, const char *key,
                       double effective, uint64_t *seed)
 {
-    static struct hwp_code code[NLEVELS];
+    static struct hwe_code code[NLEVELS];
     static struct hwc_paged data[NLEVELS];
     static size_t n;
     const char *why;
@@ -163,9 +154,9 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
         return 0;
     }
     bytes = 2 * (size_t)(fraction[NFRACTIONS - 1] * effective / (double)page) * page;
-    if (hwp_code_make(&code[n], bytes, line, 1, &why) != 0)
+    if (hwe_make(&code[n], bytes, line, 1, &why) != 0)
         hwp_skip(why);
-    hwc_paged_init(&data[n], hwc_alloc(bytes, page, 1), bytes, page, line,
+    hwc_paged_init(&data[n], hwm_alloc(bytes, page, 1), bytes, page, line,
                    *seed + 1);
     for (i = 0; i < NFRACTIONS; i++) {
         size_t pages = (size_t)(fraction[i] * effective / (double)page);
@@ -176,15 +167,15 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
         lv[made].pages = pages;
         lv[made].code = &code[n];
         lv[made].data = &data[n];
-        lv[made].page_order[0] = page_order(pages, seed);
-        lv[made].page_order[1] = page_order(2 * pages, seed);
+        lv[made].page_order[0] = hwc_new_order(pages, seed);
+        lv[made].page_order[1] = hwc_new_order(2 * pages, seed);
         made++;
     }
     n++;
     return made;
 }
 
-/* The verdict for one level from its n footprints' times (HWP_U_TESTS
+/* The verdict for one level from its n footprints' times (HWN_U_TESTS
  * each), pooled over the footprints whose doubling hurts: those where f
  * fits and 2f does not. */
 static int judge(const struct level *lv, size_t n, const double *best)
@@ -192,9 +183,9 @@ static int judge(const struct level *lv, size_t n, const double *best)
     double ratio[NFRACTIONS], penalty[NFRACTIONS];
     size_t i;
     for (i = 0; i < n; i++) {
-        const double *t = &best[i * HWP_U_TESTS];
+        const double *t = &best[i * HWN_U_TESTS];
         double lines_f = (double)(lv[i].pages * lines);
-        hwp_unified_ratios(t, &ratio[i], &penalty[i]);
+        hwn_unified_ratios(t, &ratio[i], &penalty[i]);
         hwp_log("%s: f %zu KiB: ns per line: inst %.2f data %.2f inst2 %.2f "
                 "data2 %.2f both %.2f: together/alone %.2f, doubling %.2f",
                 lv[i].name, lv[i].pages * page / 1024, t[0] * 1e9 / lines_f,
@@ -203,7 +194,7 @@ static int judge(const struct level *lv, size_t n, const double *best)
                 penalty[i]);
         hwp_dump((double)(2 * lv[i].pages * page), ratio[i]);
     }
-    return hwp_contended(ratio, penalty, n, MIN_POINTS);
+    return hwn_contended(ratio, penalty, n, MIN_POINTS);
 }
 
 int main(int argc, char **argv)
@@ -212,18 +203,18 @@ int main(int argc, char **argv)
                                                 "l3_effective_bytes"};
     static const char *const names[NLEVELS] = {"L2", "L3"};
     static const char *const keys[NLEVELS] = {"l2_unified", "l3_unified"};
-    double best[NLEVELS * NFRACTIONS * HWP_U_TESTS];
+    double best[NLEVELS * NFRACTIONS * HWN_U_TESTS];
     size_t i, nlevels = 0;
     int unified_below = 0;
     size_t first_test;
     uint64_t seed = 0x5eed0ca11ULL;
     hwp_init(argc, argv, "unified");
-    page = hwc_os_page();
+    page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 0.0);
     if (line < 16 || line > page || page % line != 0)
         hwp_skip("no line size (input l1d_line_bytes)");
     lines = page / line;
-    col = page_order(lines, &seed);
+    col = hwc_new_order(lines, &seed);
     z = v_zero;
     for (i = 0; i < NLEVELS; i++) {
         double effective = hwp_input(inputs[i], 0.0);
@@ -246,17 +237,17 @@ int main(int argc, char **argv)
             continue;
         for (j = first; j < nlevels; j++) {
             int k;
-            for (k = 0; k < HWP_U_TESTS; k++) {
+            for (k = 0; k < HWN_U_TESTS; k++) {
                 tests[ntests].lv = &levels[j];
                 tests[ntests++].kind = k;
             }
         }
-        first_test = first * HWP_U_TESTS;
+        first_test = first * HWN_U_TESTS;
         /* Sweep then repeat: a burst of the neighbours' noise lands on one
          * trial of one test, and the minimum discards it. */
-        hwp_sweep(point, &first_test, ntests - first * HWP_U_TESTS,
-                  &best[first * HWP_U_TESTS], 3, 12);
-        verdict = judge(&levels[first], nlevels - first, &best[first * HWP_U_TESTS]);
+        hwp_sweep(point, &first_test, ntests - first * HWN_U_TESTS,
+                  &best[first * HWN_U_TESTS], 3, 12);
+        verdict = judge(&levels[first], nlevels - first, &best[first * HWN_U_TESTS]);
         hwp_log("%s: %s", names[i], verdict < 0 ? "cannot tell" :
                 verdict ? "unified" : "split");
         if (verdict >= 0)

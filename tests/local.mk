@@ -58,3 +58,6 @@ EXTRA_DIST += tests/budget.sh
 budget: tests/project/configure
 	top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/budget.sh
 .PHONY: budget
+
+# The checks every C unit test prints and counts.
+EXTRA_DIST += tests/check.h

@@ -8,28 +8,11 @@
  * check; exits 0 when all pass, 1 otherwise.
  */
 #include "analysis.h"
+#include "check.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static int checks, failures;
-
-static int check(int cond, const char *fmt, ...)
-{
-    va_list ap;
-
-    checks++;
-    if (!cond)
-        failures++;
-    printf("%s %d - ", cond ? "ok" : "not ok", checks);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    return cond;
-}
 
 static int near(double a, double b, double rel)
 {
@@ -67,37 +50,37 @@ static void test_monotone(void)
     double out[6], inplace[6];
 
     hwa_monotone(a, NULL, 4, out);
-    check(same_vector(out, a_fit, 4), "isotonic fit pools one violation");
+    checkf(same_vector(out, a_fit, 4), "isotonic fit pools one violation");
     hwa_monotone(b, NULL, 3, out);
-    check(same_vector(out, b_fit, 3),
-          "isotonic fit of a decreasing run is its mean");
+    checkf(same_vector(out, b_fit, 3),
+           "isotonic fit of a decreasing run is its mean");
     hwa_monotone(c, cw, 3, out);
-    check(same_vector(out, c_fit, 3), "isotonic fit honours weights");
+    checkf(same_vector(out, c_fit, 3), "isotonic fit honours weights");
     hwa_monotone(d, NULL, 6, out);
-    check(same_vector(out, d_fit, 6),
-          "isotonic fit pools a chain of violators");
+    checkf(same_vector(out, d_fit, 6),
+           "isotonic fit pools a chain of violators");
     memcpy(inplace, e, sizeof e);
     hwa_monotone(inplace, NULL, 6, inplace);
-    check(same_vector(inplace, e, 6),
-          "isotonic fit keeps a monotone vector, in place");
+    checkf(same_vector(inplace, e, 6),
+           "isotonic fit keeps a monotone vector, in place");
     memcpy(inplace, d, sizeof d);
     hwa_monotone(inplace, NULL, 6, inplace);
-    check(same_vector(inplace, d_fit, 6),
-          "isotonic fit in place equals out of place");
+    checkf(same_vector(inplace, d_fit, 6),
+           "isotonic fit in place equals out of place");
     out[0] = -1;
     hwa_monotone(a, NULL, 0, out);
     hwa_monotone(a, NULL, 1, out);
-    check(out[0] == 1, "isotonic fit of 0 and 1 points");
+    checkf(out[0] == 1, "isotonic fit of 0 and 1 points");
 }
 
 static void test_median(void)
 {
     static const double odd[] = {5, 1, 4, 2, 3}, even[] = {4, 1, 3, 2};
 
-    check(hwa_median(odd, 5) == 3 && hwa_median(even, 4) == 2.5
-              && odd[0] == 5,
-          "median of odd and even counts, input untouched");
-    check(isnan(hwa_median(odd, 0)), "median of nothing is NaN");
+    checkf(hwa_median(odd, 5) == 3 && hwa_median(even, 4) == 2.5
+               && odd[0] == 5,
+           "median of odd and even counts, input untouched");
+    checkf(isnan(hwa_median(odd, 0)), "median of nothing is NaN");
 }
 
 static void test_count_levels(void)
@@ -108,40 +91,40 @@ static void test_count_levels(void)
     for (i = 0; i < 40; i++)
         y[i] = i < 20 ? 5.0 : 16.0;
     n = hwa_count_levels(y, 40, 0.25, 3, c, 4);
-    check(n == 2 && near(c[0], 5, 0.01) && near(c[1], 16, 0.01),
-          "count levels: two clean levels and their centres");
+    checkf(n == 2 && near(c[0], 5, 0.01) && near(c[1], 16, 0.01),
+           "count levels: two clean levels and their centres");
     for (i = 0; i < 40; i++)
         y[i] = i < 20 ? 10.0 : 12.0;
-    check(hwa_count_levels(y, 40, 0.25, 3, c, 4) == 1,
-          "count levels: levels 20%% apart merge at 25%% width");
-    check(hwa_count_levels(y, 40, 0.05, 3, c, 4) == 2,
-          "count levels: the same levels stay apart at 5%% width");
+    checkf(hwa_count_levels(y, 40, 0.25, 3, c, 4) == 1,
+           "count levels: levels 20%% apart merge at 25%% width");
+    checkf(hwa_count_levels(y, 40, 0.05, 3, c, 4) == 2,
+           "count levels: the same levels stay apart at 5%% width");
     for (i = 0; i < 40; i++)
         y[i] = i < 20 ? 10.0 : 16.0;
-    check(hwa_count_levels(y, 40, 0.25, 3, c, 4) == 2,
-          "count levels: levels 60%% apart stay apart at 25%% width");
+    checkf(hwa_count_levels(y, 40, 0.25, 3, c, 4) == 2,
+           "count levels: levels 60%% apart stay apart at 25%% width");
     for (i = 0; i < 40; i++)
         y[i] = i < 20 ? 5.0 : i < 23 ? 10.0 : 16.0;
-    check(hwa_count_levels(y, 40, 0.25, 4, c, 4) == 2
-              && hwa_count_levels(y, 40, 0.25, 3, c, 4) == 3,
-          "count levels: a level must hold min_points points");
+    checkf(hwa_count_levels(y, 40, 0.25, 4, c, 4) == 2
+               && hwa_count_levels(y, 40, 0.25, 3, c, 4) == 3,
+           "count levels: a level must hold min_points points");
     for (i = 0; i < 40; i++)
         y[i] = i == 30 ? 30.0 : (i < 20 ? 5.0 : 16.0);
-    check(hwa_count_levels(y, 40, 0.25, 2, c, 4) == 2,
-          "count levels: a lone outlier is not a level");
-    check(hwa_count_levels(y, 40, 0.25, 1, c, 1) == 3 && near(c[0], 5, 0.01),
-          "count levels: returns all, writes only max, ascending");
+    checkf(hwa_count_levels(y, 40, 0.25, 2, c, 4) == 2,
+           "count levels: a lone outlier is not a level");
+    checkf(hwa_count_levels(y, 40, 0.25, 1, c, 1) == 3 && near(c[0], 5, 0.01),
+           "count levels: returns all, writes only max, ascending");
     for (i = 0; i < 40; i++)
         y[i] = i < 12   ? 5.0
                : i < 28 ? 5.0 * pow(3.2, (double)(i - 11) / 17.0)
                         : 16.0;
-    check(hwa_count_levels(y, 40, 0.25, 4, c, 4) == 2,
-          "count levels: a slope between two levels is not a level");
+    checkf(hwa_count_levels(y, 40, 0.25, 4, c, 4) == 2,
+           "count levels: a slope between two levels is not a level");
     y[0] = 0.0;
     y[1] = -3.0;
-    check(hwa_count_levels(y, 2, 0.25, 1, c, 4) == 0
-              && hwa_count_levels(y, 0, 0.25, 1, c, 4) == 0,
-          "count levels: no positive cost, no level");
+    checkf(hwa_count_levels(y, 2, 0.25, 1, c, 4) == 0
+               && hwa_count_levels(y, 0, 0.25, 1, c, 4) == 0,
+           "count levels: no positive cost, no level");
 }
 
 static void test_step_fit(void)
@@ -154,27 +137,27 @@ static void test_step_fit(void)
     for (i = 0; i < 40; i++)
         y[i] = lv[i < 12 ? 0 : i < 25 ? 1 : i < 33 ? 2 : 3];
     rss = hwa_step_fit(y, 40, 3, breaks, levels);
-    check(rss >= 0 && rss < 1e-9 && breaks[0] == 12 && breaks[1] == 25
-              && breaks[2] == 33,
-          "step fit finds 3 boundaries on clean steps");
-    check(same_vector(levels, lv, 4), "step fit levels are the step heights");
+    checkf(rss >= 0 && rss < 1e-9 && breaks[0] == 12 && breaks[1] == 25
+               && breaks[2] == 33,
+           "step fit finds 3 boundaries on clean steps");
+    checkf(same_vector(levels, lv, 4), "step fit levels are the step heights");
     for (i = 0; i < 40; i++)
         y[i] *= 1.0 + 0.05 * (2.0 * uniform(&seed) - 1.0);
     hwa_step_fit(y, 40, 3, breaks, levels);
-    check(breaks[0] == 12 && breaks[1] == 25 && breaks[2] == 33,
-          "step fit boundaries survive 5%% noise");
+    checkf(breaks[0] == 12 && breaks[1] == 25 && breaks[2] == 33,
+           "step fit boundaries survive 5%% noise");
     rss = hwa_step_fit(y, 40, 0, NULL, levels);
     for (mean = 0, i = 0; i < 40; i++)
         mean += y[i] / 40;
-    check(rss > 0 && near(levels[0], mean, 1e-12),
-          "step fit with no step is the mean");
-    check(hwa_step_fit(y, 3, 3, breaks, levels) < 0
-              && hwa_step_fit(y, 0, 0, breaks, levels) < 0,
-          "step fit refuses k+1 > n");
+    checkf(rss > 0 && near(levels[0], mean, 1e-12),
+           "step fit with no step is the mean");
+    checkf(hwa_step_fit(y, 3, 3, breaks, levels) < 0
+               && hwa_step_fit(y, 0, 0, breaks, levels) < 0,
+           "step fit refuses k+1 > n");
     rss = hwa_step_fit(y, 4, 3, breaks, levels);
-    check(rss >= 0 && rss < 1e-12 && breaks[0] == 1 && breaks[1] == 2
-              && breaks[2] == 3,
-          "step fit with one point per segment");
+    checkf(rss >= 0 && rss < 1e-12 && breaks[0] == 1 && breaks[1] == 2
+               && breaks[2] == 3,
+           "step fit with one point per segment");
 }
 
 static void test_detectors(void)
@@ -193,29 +176,29 @@ static void test_detectors(void)
                                   23.42, 23.27};
     double r;
 
-    check(hwa_first_step(threads, 8, 0.2) == 5,
-          "first step finds the jump after a noisy flat start");
-    check(hwa_first_step(calm, 5, 0.2) == -1
-              && hwa_first_step(calm, 0, 0.2) == -1,
-          "first step: none in a calm curve");
-    check(hwa_biggest_step(spill, 6, &r) == 3 && near(r, 2.0, 1e-12),
-          "biggest step finds the first spill and its ratio");
-    check(hwa_biggest_step(spill, 1, &r) == -1 && isnan(r)
-              && hwa_biggest_step(spill, 0, NULL) == -1,
-          "biggest step needs two points");
-    check(hwa_biggest_step(zero, 3, &r) == 2 && near(r, 1.5, 1e-12),
-          "biggest step skips a ratio to zero");
-    check(hwa_rise_end(page, 8, 1.25) == 3,
-          "rise end: the page where the stride curve stops rising, though "
-          "the step before it is steeper");
-    check(hwa_rise_end(creep, 8, 1.25) == 3,
-          "rise end: the page, though the curve creeps up 16%% after it");
-    check(hwa_rise_end(late, 8, 1.25) == 3,
-          "rise end: the page, not a later 28%% creep that then falls");
-    check(hwa_rise_end(calm, 5, 1.25) == -1
-              && hwa_rise_end(spill, 6, 1.25) == 3
-              && hwa_rise_end(spill, 4, 1.25) == -1,
-          "rise end: none without a steep step, none on the last point");
+    checkf(hwa_first_step(threads, 8, 0.2) == 5,
+           "first step finds the jump after a noisy flat start");
+    checkf(hwa_first_step(calm, 5, 0.2) == -1
+               && hwa_first_step(calm, 0, 0.2) == -1,
+           "first step: none in a calm curve");
+    checkf(hwa_biggest_step(spill, 6, &r) == 3 && near(r, 2.0, 1e-12),
+           "biggest step finds the first spill and its ratio");
+    checkf(hwa_biggest_step(spill, 1, &r) == -1 && isnan(r)
+               && hwa_biggest_step(spill, 0, NULL) == -1,
+           "biggest step needs two points");
+    checkf(hwa_biggest_step(zero, 3, &r) == 2 && near(r, 1.5, 1e-12),
+           "biggest step skips a ratio to zero");
+    checkf(hwa_rise_end(page, 8, 1.25) == 3,
+           "rise end: the page where the stride curve stops rising, though "
+           "the step before it is steeper");
+    checkf(hwa_rise_end(creep, 8, 1.25) == 3,
+           "rise end: the page, though the curve creeps up 16%% after it");
+    checkf(hwa_rise_end(late, 8, 1.25) == 3,
+           "rise end: the page, not a later 28%% creep that then falls");
+    checkf(hwa_rise_end(calm, 5, 1.25) == -1
+               && hwa_rise_end(spill, 6, 1.25) == 3
+               && hwa_rise_end(spill, 4, 1.25) == -1,
+           "rise end: none without a steep step, none on the last point");
 }
 
 static void test_knee(void)
@@ -234,23 +217,24 @@ static void test_knee(void)
     int ok = 1;
 
     hwa_lower_envelope(y, 5, e);
-    check(e[0] == 1 && e[1] == 1 && e[2] == 2 && e[3] == 4 && e[4] == 4,
-          "lower envelope: the minimum of every point and those after it");
+    checkf(e[0] == 1 && e[1] == 1 && e[2] == 2 && e[3] == 4 && e[4] == 4,
+           "lower envelope: the minimum of every point and those after it");
     memcpy(e, noisy, sizeof e);
     hwa_lower_envelope(e, 8, e);
     for (i = 0; i < 8; i++)
         ok = ok && e[i] <= noisy[i];
-    check(ok && e[4] == 24.58 && e[7] == 35.14,
-          "lower envelope in place, never above the curve");
-    check(hwa_rise_end(noisy, 8, 1.25) == 4,
-          "rise end takes the noisy 8 KiB knee for the page");
-    check(hwa_knee(e, 8, 1.25, 2) == 3,
-          "knee over two points, on the envelope: the page");
-    check(hwa_knee(page, 8, 1.25, 1) == hwa_rise_end(page, 8, 1.25)
-              && hwa_knee(page, 8, 1.25, 2) == 3,
-          "knee: one point ahead is rise end; two find the page too");
-    check(hwa_knee(page, 8, 1.25, 0) == -1 && hwa_knee(page, 2, 1.25, 2) == -1,
-          "knee: none without points after a step");
+    checkf(ok && e[4] == 24.58 && e[7] == 35.14,
+           "lower envelope in place, never above the curve");
+    checkf(hwa_rise_end(noisy, 8, 1.25) == 4,
+           "rise end takes the noisy 8 KiB knee for the page");
+    checkf(hwa_knee(e, 8, 1.25, 2) == 3,
+           "knee over two points, on the envelope: the page");
+    checkf(hwa_knee(page, 8, 1.25, 1) == hwa_rise_end(page, 8, 1.25)
+               && hwa_knee(page, 8, 1.25, 2) == 3,
+           "knee: one point ahead is rise end; two find the page too");
+    checkf(hwa_knee(page, 8, 1.25, 0) == -1
+               && hwa_knee(page, 2, 1.25, 2) == -1,
+           "knee: none without points after a step");
 }
 
 static void test_plateau_jump(void)
@@ -268,18 +252,18 @@ static void test_plateau_jump(void)
     static const double tail[] = {5, 5, 5, 5, 5, 9};
     size_t last = 0;
 
-    check(hwa_plateau_jump(zen4, 30, 3, 5.0, 0.005, 2, &last) == 18
-              && last == 17,
-          "plateau jump: the op cache's 12%% step on Zen 4");
-    check(hwa_plateau_jump(spike, 10, 3, 5.0, 0.005, 2, &last) == 7
-              && last == 6,
-          "plateau jump: one slow point is not a jump, two are");
-    check(hwa_plateau_jump(drift, 7, 3, 5.0, 0.005, 2, NULL) == -1,
-          "plateau jump: a slow drift within the floor is no jump");
-    check(hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 2, NULL) == -1
-              && hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 1, NULL) == 5
-              && hwa_plateau_jump(tail, 2, 3, 5.0, 0.005, 2, NULL) == -1,
-          "plateau jump: the last point alone is not confirmed");
+    checkf(hwa_plateau_jump(zen4, 30, 3, 5.0, 0.005, 2, &last) == 18
+               && last == 17,
+           "plateau jump: the op cache's 12%% step on Zen 4");
+    checkf(hwa_plateau_jump(spike, 10, 3, 5.0, 0.005, 2, &last) == 7
+               && last == 6,
+           "plateau jump: one slow point is not a jump, two are");
+    checkf(hwa_plateau_jump(drift, 7, 3, 5.0, 0.005, 2, NULL) == -1,
+           "plateau jump: a slow drift within the floor is no jump");
+    checkf(hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 2, NULL) == -1
+               && hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 1, NULL) == 5
+               && hwa_plateau_jump(tail, 2, 3, 5.0, 0.005, 2, NULL) == -1,
+           "plateau jump: the last point alone is not confirmed");
 }
 
 static void test_qt(void)
@@ -296,17 +280,18 @@ static void test_qt(void)
     n = hwa_qt_cluster(v, 10, 0.25, label);
     for (ok = n == 4, i = 0; i < 10; i++)
         ok = ok && label[i] == want[i];
-    check(ok, "qt clustering groups latencies into 4 levels, numbered upward");
+    checkf(ok, "qt clustering groups latencies into 4 levels, numbered "
+               "upward");
     n = hwa_qt_cluster(chain, 6, 0.3, label);
     for (ok = n == 3, i = 0; i < 6; i++)
         ok = ok && label[i] == chain_want[i];
-    check(ok, "qt clustering takes the biggest cluster first on a chain");
-    check(hwa_qt_cluster(twins, 3, 0.0, label) == 1 && label[2] == 0,
-          "qt clustering: equal values, zero diameter");
-    check(hwa_qt_cluster(v, 0, 0.25, label) == 0
-              && hwa_qt_cluster(v, HWA_QT_MAX + 1, 0.25, label) == 0
-              && hwa_qt_cluster(negative, 2, 0.25, label) == 0,
-          "qt clustering refuses empty, oversized and negative input");
+    checkf(ok, "qt clustering takes the biggest cluster first on a chain");
+    checkf(hwa_qt_cluster(twins, 3, 0.0, label) == 1 && label[2] == 0,
+           "qt clustering: equal values, zero diameter");
+    checkf(hwa_qt_cluster(v, 0, 0.25, label) == 0
+               && hwa_qt_cluster(v, HWA_QT_MAX + 1, 0.25, label) == 0
+               && hwa_qt_cluster(negative, 2, 0.25, label) == 0,
+           "qt clustering refuses empty, oversized and negative input");
 }
 
 int main(void)
@@ -319,6 +304,5 @@ int main(void)
     test_knee();
     test_plateau_jump();
     test_qt();
-    printf("# %d checks, %d failed\n", checks, failures);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }

@@ -4,17 +4,9 @@
  * which the host backs with small ones.  Deterministic; prints "ok N -
  * ..." or "not ok N - ..." per check, exits 0 when all pass. */
 #include "conflict.h"
+#include "check.h"
 
 #include <stdio.h>
-
-static int checks, failures;
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    failures += !cond;
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
-}
 
 /* k strides from 4 KiB and the n(S) of a cache <a, t>: the fewest misses
  * Theorem 1 allows (a ceil(t/S) + 1) plus extra * ceil(t/S) / 2, a
@@ -76,6 +68,5 @@ int main(void)
           "n the same from the first stride on: no contiguity");
     check(hwx_halves(513, 257) && hwx_halves(513, 129) && !hwx_halves(16, 13),
           "halving, and not");
-    printf("1..%d\n", checks);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }

@@ -4,18 +4,10 @@
  * Deterministic; prints "ok N - ..." or "not ok N - ..." per check and
  * exits 0 when all pass. */
 #include "contention.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
-
-static int checks, failures;
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    failures += !cond;
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
-}
 
 /* ns per line, as probes/unified -v logs them, for each footprint f:
  * instructions, data, instructions at 2f, data at 2f, both at f + f. */
@@ -27,15 +19,15 @@ static int verdict(const struct footprint *fp, size_t n)
     double ratio[8], penalty[8];
     size_t i;
     for (i = 0; i < n && i < 8; i++) {
-        double t[HWP_U_TESTS];
-        t[HWP_U_INST] = fp[i].inst;
-        t[HWP_U_DATA] = fp[i].data;
-        t[HWP_U_INST2] = 2.0 * fp[i].inst2; /* twice the lines */
-        t[HWP_U_DATA2] = 2.0 * fp[i].data2;
-        t[HWP_U_BOTH] = fp[i].both;
-        hwp_unified_ratios(t, &ratio[i], &penalty[i]);
+        double t[HWN_U_TESTS];
+        t[HWN_U_INST] = fp[i].inst;
+        t[HWN_U_DATA] = fp[i].data;
+        t[HWN_U_INST2] = 2.0 * fp[i].inst2; /* twice the lines */
+        t[HWN_U_DATA2] = 2.0 * fp[i].data2;
+        t[HWN_U_BOTH] = fp[i].both;
+        hwn_unified_ratios(t, &ratio[i], &penalty[i]);
     }
-    return hwp_contended(ratio, penalty, i, 2);
+    return hwn_contended(ratio, penalty, i, 2);
 }
 
 /* The split 48 KiB L1D / 64 KiB L1I (recorded when the probe still tested
@@ -99,8 +91,8 @@ static void test_synthetic(void)
     check(verdict(split, 2) == 0, "split level with a large penalty");
     check(verdict(flat, 2) == -1, "no penalty: cannot tell");
     check(verdict(data_only, 2) == 1, "penalty on the data side only");
-    check(hwp_contended(r, p, 2, 1) == -1, "NaN ratios and penalties are skipped");
-    check(hwp_contended(r, p, 0, 1) == -1, "no footprints: cannot tell");
+    check(hwn_contended(r, p, 2, 1) == -1, "NaN ratios and penalties are skipped");
+    check(hwn_contended(r, p, 0, 1) == -1, "no footprints: cannot tell");
 }
 
 /* The sharing test of the retired probes/shared.c (cache sharing is now
@@ -131,21 +123,21 @@ static void test_sharing(void)
     static const double l3s_penalty[] = {1.1, 1.4, 1.9, 1.7};
     static const double socket_ratio[] = {1.0, 1.02, 0.99, 1.05};
     static const double socket_penalty[] = {1.1, 1.4, 3.0, 3.5};
-    check(hwp_contended(l2_ratio, l2_penalty, 4, 2) == 0,
+    check(hwn_contended(l2_ratio, l2_penalty, 4, 2) == 0,
           "recorded private L2: not shared");
-    check(hwp_contended(l2b_ratio, l2b_penalty, 4, 2) == 0,
+    check(hwn_contended(l2b_ratio, l2b_penalty, 4, 2) == 0,
           "recorded private L2, second run: not shared");
-    check(hwp_contended(l3_ratio, l3_penalty, 4, 2) == -1,
+    check(hwn_contended(l3_ratio, l3_penalty, 4, 2) == -1,
           "recorded L3 under others' load: cannot tell");
-    check(hwp_contended(l3b_ratio, l3b_penalty, 4, 2) == -1,
+    check(hwn_contended(l3b_ratio, l3b_penalty, 4, 2) == -1,
           "recorded L3, spoiled runs alone: cannot tell");
-    check(hwp_contended(smt_ratio, smt_penalty, 4, 2) == 1,
+    check(hwn_contended(smt_ratio, smt_penalty, 4, 2) == 1,
           "SMT siblings share the L2");
-    check(hwp_contended(l3s_ratio, l3s_penalty, 4, 2) == 1,
+    check(hwn_contended(l3s_ratio, l3s_penalty, 4, 2) == 1,
           "cores of one socket share the L3");
-    check(hwp_contended(socket_ratio, socket_penalty, 4, 2) == 0,
+    check(hwn_contended(socket_ratio, socket_penalty, 4, 2) == 0,
           "cores of two sockets do not share an L3");
-    check(hwp_contended(smt_ratio, smt_penalty, 2, 2) == -1,
+    check(hwn_contended(smt_ratio, smt_penalty, 2, 2) == -1,
           "one footprint that counts is not enough");
 }
 
@@ -154,6 +146,5 @@ int main(void)
     test_recorded();
     test_synthetic();
     test_sharing();
-    printf("1..%d\n", checks);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }

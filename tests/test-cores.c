@@ -1,20 +1,12 @@
 /* test-cores.c - unit tests of the analysis behind the cores and scheduler
- * probes (probes/lib/contexts.c) and of the cgroup quota parser
- * (probes/lib/cpus.c).  Deterministic; prints "ok N - ..." or "not ok N -
- * ..." per check and exits 0 when all pass. */
+ * probes and of the cgroup quota parser (probes/lib/cpus.c).
+ * Deterministic; prints "ok N - ..." or "not ok N - ..." per check and
+ * exits 0 when all pass. */
 #include "cpus.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int checks, failures;
-
-static void check(int cond, const char *what)
-{
-    checks++;
-    failures += !cond;
-    printf("%s %d - %s\n", cond ? "ok" : "not ok", checks, what);
-}
 
 /* Recorded by the sched probe (-d) on the 2-CPU KVM reference machine
  * (HZ=250), confined to one CPU beside two busy loops: each of the probe's
@@ -42,21 +34,21 @@ static void test_mode(void)
     for (i = 0; i < COUNT(recorded_runs_us); i++)
         v[i] = recorded_runs_us[i];
     i = COUNT(recorded_runs_us);
-    check(hwp_mode(v, i, 0.25) > 3800.0 && hwp_mode(v, i, 0.25) < 4200.0,
+    check(hwu_mode(v, i, 0.25) > 3800.0 && hwu_mode(v, i, 0.25) < 4200.0,
           "recorded runs under load: the slice is the 4 ms tick");
     for (i = 0; i < COUNT(recorded_gaps_us); i++)
         v[i] = recorded_gaps_us[i];
     i = COUNT(recorded_gaps_us);
-    check(hwp_mode(v, i, 0.25) > 10000.0,
+    check(hwu_mode(v, i, 0.25) > 10000.0,
           "recorded gaps under load are three slices: why runs are used");
     {
         double w[] = {30.0, 5000.0, 31.0, 5100.0, 29.0, 4900.0, 32.0, 28.0};
-        check(hwp_mode(w, 8, 0.25) < 40.0, "a denser cluster wins over a larger one");
+        check(hwu_mode(w, 8, 0.25) < 40.0, "a denser cluster wins over a larger one");
     }
     {
         double one[] = {1234.0};
-        check(hwp_mode(one, 1, 0.25) == 1234.0, "one value is its own mode");
-        check(hwp_mode(one, 0, 0.25) == 0.0, "no values, no mode");
+        check(hwu_mode(one, 1, 0.25) == 1234.0, "one value is its own mode");
+        check(hwu_mode(one, 0, 0.25) == 0.0, "no values, no mode");
     }
 }
 
@@ -68,18 +60,18 @@ static void test_contexts(void)
     const double smt[] = {2.0, 2.02, 2.01, 2.05, 3.9, 4.0, 4.1, 4.0};
     /* A slowdown then a fast point: the first step ends the count. */
     const double dip[] = {2.0, 2.8, 2.0, 2.0};
-    check(hwp_contexts(idle, 2, 0.25) == 2, "recorded: two contexts");
-    check(hwp_contexts(smt, 8, 0.25) == 4, "flat to four, then a step");
-    check(hwp_contexts(dip, 4, 0.25) == 1, "the first slowdown ends the count");
-    check(hwp_contexts(idle, 1, 0.25) == 1, "one thread is one context");
+    check(hwu_contexts(idle, 2, 0.25) == 2, "recorded: two contexts");
+    check(hwu_contexts(smt, 8, 0.25) == 4, "flat to four, then a step");
+    check(hwu_contexts(dip, 4, 0.25) == 1, "the first slowdown ends the count");
+    check(hwu_contexts(idle, 1, 0.25) == 1, "one thread is one context");
 }
 
 static void test_quota(void)
 {
-    check(hwp_parse_cpu_max("max 100000\n") == 0.0, "cpu.max without a limit");
-    check(hwp_parse_cpu_max("150000 100000\n") == 1.5, "cpu.max of 1.5 CPUs");
-    check(hwp_parse_cpu_max("-1 100000") == 0.0, "v1's -1 is no limit");
-    check(hwp_parse_cpu_max("") == 0.0, "empty text is no limit");
+    check(hwu_parse_cpu_max("max 100000\n") == 0.0, "cpu.max without a limit");
+    check(hwu_parse_cpu_max("150000 100000\n") == 1.5, "cpu.max of 1.5 CPUs");
+    check(hwu_parse_cpu_max("-1 100000") == 0.0, "v1's -1 is no limit");
+    check(hwu_parse_cpu_max("") == 0.0, "empty text is no limit");
 }
 
 int main(void)
@@ -87,6 +79,5 @@ int main(void)
     test_mode();
     test_contexts();
     test_quota();
-    printf("1..%d\n", checks);
-    return failures == 0 ? 0 : 1;
+    return check_done();
 }

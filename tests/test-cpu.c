@@ -3,20 +3,17 @@
  * n = 4, 5, ..., 24, 26, 28, ..., 40 live variables; the vector chains at
  * n = 4, ..., 18, 20, ..., 36), and on synthetic
  * corner cases. */
-#include "../probes/lib/cpu.h"
+#include "../probes/lib/kernel.h"
+#include "check.h"
 
 #include <stdio.h>
 
-static int failures;
-
 static void expect(const char *what, size_t got, size_t want)
 {
-    printf("%s: %s: index %zu, expected %zu\n", got == want ? "ok" : "FAIL",
-           what, got, want);
-    failures += got != want;
+    checkf(got == want, "%s: index %zu, expected %zu", what, got, want);
 }
 
-#define RISE(y) hwc_first_rise(y, sizeof y / sizeof y[0], 0.05)
+#define RISE(y) hwk_first_rise(y, sizeof y / sizeof y[0], 0.05)
 
 /* int, gcc -O2: the loop counter and 14 variables fit; rise at n = 15. */
 static const double int_gcc[] = {
@@ -75,5 +72,5 @@ int main(void)
     expect("one disturbed point, none", RISE(noisy), 7);
     expect("falling curve, none", RISE(falling), 6);
     expect("rise at the end", RISE(last), 3);
-    return failures ? 1 : 0;
+    return check_done();
 }

@@ -6,6 +6,7 @@
  * the TLB probe uses.  Recorded curves are replayed through the probes
  * themselves by tests/replay.test.  Deterministic. */
 #include "../probes/lib/levels.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-static void check(int ok, const char *what)
-{
-    printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-    failures += !ok;
-}
 
 /* A sweep at 4 points per octave from 4 KiB to 128 MiB over levels ending
  * at ends[] (bytes) with latencies lat[]; soft > 0 spreads each rise over
@@ -403,5 +397,5 @@ int main(void)
     machines();
     seeds();
     twins();
-    return failures ? 1 : 0;
+    return check_done();
 }

@@ -548,10 +548,7 @@ static size_t widest_window(const struct item *s, const int *label, size_t n,
     return best;
 }
 
-/* Number the clusters by their smallest member, so that cluster 0 is the
- * fastest level: windows are disjoint runs of the sorted values, so the
- * order of first appearance in s[] is that order.  0 when out of memory. */
-static int renumber(const struct item *s, size_t n, int *label, size_t nc)
+int hwa_renumber(int *label, size_t n, size_t nc, const size_t *order)
 {
     int *map = malloc(nc * sizeof *map), next = 0;
     size_t i;
@@ -560,13 +557,32 @@ static int renumber(const struct item *s, size_t n, int *label, size_t nc)
         return 0;
     for (i = 0; i < nc; i++)
         map[i] = -1;
-    for (i = 0; i < n; i++)
-        if (map[label[s[i].i]] < 0)
-            map[label[s[i].i]] = next++;
+    for (i = 0; i < n; i++) {
+        int l = label[order != NULL ? order[i] : i];
+        if (map[l] < 0)
+            map[l] = next++;
+    }
     for (i = 0; i < n; i++)
         label[i] = map[label[i]];
     free(map);
     return 1;
+}
+
+/* Number the clusters by their smallest member, so that cluster 0 is the
+ * fastest level: windows are disjoint runs of the sorted values, so the
+ * order of first appearance in s[] is that order.  0 when out of memory. */
+static int renumber(const struct item *s, size_t n, int *label, size_t nc)
+{
+    size_t *order = malloc(n * sizeof *order), i;
+    int ok;
+
+    if (order == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        order[i] = s[i].i;
+    ok = hwa_renumber(label, n, nc, order);
+    free(order);
+    return ok;
 }
 
 /* QT (BlackjackBench 4.2.3) on one dimension: take the largest admissible

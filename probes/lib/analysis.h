@@ -105,6 +105,12 @@ long hwa_plateau_jump(const double *y, size_t n, size_t min_plateau,
 size_t hwa_qt_cluster(const double *v, size_t n, double rel_diameter,
                       int *label);
 
+/* Renumber the nc labels of label[0..n-1] (0..nc-1) as 0, 1, ... in the
+ * order they first appear in label[order[0]], label[order[1]], ...
+ * (order NULL: label[0], label[1], ...).  Returns 0 when out of memory,
+ * leaving label[] as it was. */
+int hwa_renumber(int *label, size_t n, size_t nc, const size_t *order);
+
 /* Median of n values (v is not modified); NaN when n is 0 or out of
  * memory. */
 double hwa_median(const double *v, size_t n);

@@ -1,13 +1,8 @@
 /* chain.c - pointer-chase reference strings (see chain.h). */
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
 #include "chain.h"
 #include "hwprobe.h"
 
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #define LOAD2 p = (void **)*p; p = (void **)*p;
 #define LOAD8 LOAD2 LOAD2 LOAD2 LOAD2
@@ -38,64 +33,6 @@ void hwc_touch(struct hwc_walk *w, size_t n)
     w->p = p;
 }
 
-size_t hwc_os_page(void)
-{
-    long p = sysconf(_SC_PAGESIZE);
-    return p > 0 ? (size_t)p : 4096;
-}
-
-size_t hwc_os_memory(void)
-{
-#ifdef _SC_PHYS_PAGES
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && size > 0)
-        return (size_t)pages * (size_t)size;
-#endif
-    return 0;
-}
-
-void hwc_hugepage_hint(void *m, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    /* Before the first touch: the kernel decides the page size on fault. */
-    (void)madvise(m, bytes, MADV_HUGEPAGE);
-#else
-    (void)m;
-    (void)bytes;
-#endif
-}
-
-char *hwc_alloc(size_t bytes, size_t align, int hugepage)
-{
-    void *m = NULL;
-    if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
-        hwp_skip("cannot allocate the probe's buffer");
-    if (hugepage)
-        hwc_hugepage_hint(m, bytes);
-    memset(m, 0, bytes);
-    return m;
-}
-
-char *hwc_reserve(size_t bytes, size_t align)
-{
-    void *m = NULL;
-    if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
-        hwp_skip("cannot allocate the probe's buffer");
-#ifdef MADV_NOHUGEPAGE
-    /* With transparent huge pages on "always", one written line would
-     * make a whole huge page resident: the sparse string would no longer
-     * be sparse, nor its memory bounded by the pages it touches. */
-    (void)madvise(m, bytes, MADV_NOHUGEPAGE);
-#endif
-    return m;
-}
-
-void hwc_free(char *base, size_t bytes)
-{
-    (void)bytes;
-    free(base);
-}
-
 void **hwc_link(char *base, const size_t *off, size_t n)
 {
     size_t i;
@@ -110,6 +47,34 @@ void hwc_random_order(size_t *v, size_t n, uint64_t *seed)
     for (i = 0; i < n; i++)
         v[i] = i;
     hwp_shuffle(v, n, seed);
+}
+
+size_t *hwc_new_order(size_t n, uint64_t *seed)
+{
+    size_t *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        hwp_skip("out of memory");
+    hwc_random_order(v, n, seed);
+    return v;
+}
+
+void **hwc_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
+                          uint64_t *seed)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        off[i] = i * stride;
+    hwp_shuffle(off + 1, n > 0 ? n - 1 : 0, seed);
+    return hwc_link(base, off, n);
+}
+
+double hwc_time_chain(char *base, size_t *off, size_t n, uint64_t seed)
+{
+    struct hwc_walk w;
+    hwp_shuffle(off, n, &seed);
+    w.p = hwc_link(base, off, n);
+    hwc_touch(&w, 4 * n + 64);
+    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
 }
 
 void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,

@@ -12,6 +12,8 @@
 #ifndef HWPROBE_CHAIN_H
 #define HWPROBE_CHAIN_H
 
+#include "memory.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,37 +34,24 @@ double hwc_chase(void *walk, long reps);
  * before the time counts). */
 void hwc_touch(struct hwc_walk *w, size_t n);
 
-/* The OS page size (sysconf): the granule of virtual-to-physical mapping,
- * needed to build strings; the page size the TLB sees is measured. */
-size_t hwc_os_page(void);
-
-/* The machine's physical memory in bytes (sysconf), 0 when the OS does
- * not say: to keep a probe's buffer a small share of it. */
-size_t hwc_os_memory(void);
-
-/* Ask for transparent huge pages on [m, m + bytes), before its first
- * touch (a hint; nothing where the OS has no such thing). */
-void hwc_hugepage_hint(void *m, size_t bytes);
-
-/* bytes of zeroed memory aligned to `align` (a power of two, at least a
- * page), every page touched so that no page fault lands in a timing.
- * hugepage != 0 asks the OS for transparent huge pages (a hint only).
- * Exits 77 when the memory is not there. */
-char *hwc_alloc(size_t bytes, size_t align, int hugepage);
-/* The same without touching: for sparse strings whose footprint in pages
- * is far below their span (the TLB strings), so that only the pages a
- * string writes its links into become resident.  Writing the links faults
- * them in before any timing.  Asks for base pages (MADV_NOHUGEPAGE where
- * there is such a thing), which is what the TLB strings are about. */
-char *hwc_reserve(size_t bytes, size_t align);
-void hwc_free(char *base, size_t bytes);
-
 /* Link the n addresses base + off[i] into a cycle in the order given;
  * returns the walk's start.  Offsets must be distinct and pointer-aligned. */
 void **hwc_link(char *base, const size_t *off, size_t n);
 
 /* Identity permutation 0..n-1 in random order (deterministic seed). */
 void hwc_random_order(size_t *v, size_t n, uint64_t *seed);
+/* The same in a new array (free() it); exits 77 when out of memory.  A
+ * page order: pages visited in it give no prefetcher a stride. */
+size_t *hwc_new_order(size_t n, uint64_t *seed);
+/* A cycle through n slots `stride` bytes apart from base, slot 0 first,
+ * the others in a random order; off is scratch for n entries.  Returns
+ * base. */
+void **hwc_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
+                          uint64_t *seed);
+/* Seconds per load of a chain through base + off[0..n-1] in a random
+ * order (off is shuffled), warmed up and timed by hwp_min_time: the
+ * test of one sequence in X-Ray's conflict search. */
+double hwc_time_chain(char *base, size_t *off, size_t n, uint64_t seed);
 /* A chain through n lines `stride` bytes apart from base, in a uniformly
  * random cyclic order, its links stored in address order so that building
  * a chain larger than the caches streams rather than missing once a line;

@@ -21,9 +21,9 @@
 static uint64_t leaf(uint64_t x) { return (x ^ 0x2545f491u) + 0x1b873593u; }
 static uint64_t leaf_next(uint64_t x) { return (x ^ 0x3c6ef372u) + 0x27d4eb2fu; }
 
-hwp_leaf hwp_code_at(const struct hwp_code *c, size_t off)
+hwe_leaf hwe_at(const struct hwe_code *c, size_t off)
 {
-    hwp_leaf f;
+    hwe_leaf f;
     char *p = c->base + off;
     /* Data to function pointer: not ISO C, but what POSIX's dlsym needs. */
     memcpy(&f, &p, sizeof f);
@@ -34,7 +34,7 @@ static sigjmp_buf fault_jump;
 static void on_fault(int sig) { siglongjmp(fault_jump, sig); }
 
 /* Call f(x) with faults caught: 0 and *out on success, -1 on a fault. */
-static int guarded_call(hwp_leaf f, uint64_t x, uint64_t *out)
+static int guarded_call(hwe_leaf f, uint64_t x, uint64_t *out)
 {
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL};
     struct sigaction sa, old[3];
@@ -55,19 +55,19 @@ static int guarded_call(hwp_leaf f, uint64_t x, uint64_t *out)
 }
 
 /* Does the copy at off compute what leaf computes? */
-static int copy_works(const struct hwp_code *c, size_t off)
+static int copy_works(const struct hwe_code *c, size_t off)
 {
     uint64_t got = 0, x = 0x123456789abcdefULL;
-    return guarded_call(hwp_code_at(c, off), x, &got) == 0 && got == leaf(x);
+    return guarded_call(hwe_at(c, off), x, &got) == 0 && got == leaf(x);
 }
 
-int hwp_code_make(struct hwp_code *c, size_t bytes, size_t slot,
+int hwe_make(struct hwe_code *c, size_t bytes, size_t slot,
                   int hugepage, const char **why)
 {
     const char *src = NULL, *next = NULL;
     size_t off;
     void *m;
-    hwp_leaf f = leaf, g = leaf_next;
+    hwe_leaf f = leaf, g = leaf_next;
     memcpy(&src, &f, sizeof src);
     memcpy(&next, &g, sizeof next);
     if (next > src && (size_t)(next - src) > slot) {
@@ -81,7 +81,7 @@ int hwp_code_make(struct hwp_code *c, size_t bytes, size_t slot,
         return -1;
     }
     if (hugepage)
-        hwc_hugepage_hint(m, bytes);
+        hwm_hugepage_hint(m, bytes);
     c->base = m;
     c->bytes = bytes;
     c->slot = slot;
@@ -89,7 +89,7 @@ int hwp_code_make(struct hwp_code *c, size_t bytes, size_t slot,
         memcpy(c->base + off, src, slot);
     if (mprotect(m, bytes, PROT_READ | PROT_EXEC) != 0) {
         *why = "the system does not let a program make code at run time";
-        hwp_code_free(c);
+        hwe_free(c);
         return -1;
     }
 #if defined(__GNUC__)
@@ -99,13 +99,13 @@ int hwp_code_make(struct hwp_code *c, size_t bytes, size_t slot,
 #endif
     if (!copy_works(c, 0) || !copy_works(c, bytes - slot)) {
         *why = "copied machine code does not run (position-dependent leaf?)";
-        hwp_code_free(c);
+        hwe_free(c);
         return -1;
     }
     return 0;
 }
 
-void hwp_code_free(struct hwp_code *c)
+void hwe_free(struct hwe_code *c)
 {
     if (c->base != NULL)
         munmap(c->base, c->bytes);

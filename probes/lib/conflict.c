@@ -1,5 +1,36 @@
-/* conflict.c - the analysis of X-Ray's conflict test (conflict.h). */
+/* conflict.c - X-Ray's conflict test: the search and, below the L1, its
+ * analysis (conflict.h). */
 #include "conflict.h"
+
+size_t hwx_search(struct hwx_search *x, size_t *s, size_t *n, size_t max)
+{
+    size_t k, hi = x->first_n, same = 0;
+    x->scattered = 0;
+    while (x->is_compact(x->first_stride, hi))
+        if ((hi *= 2) * x->first_stride > x->max_bytes)
+            return 0;
+    for (k = 0; k < max; k++) {
+        s[k] = k == 0 ? x->first_stride : 2 * s[k - 1];
+        if (s[k] > x->max_stride || hi * s[k] > x->max_bytes)
+            break;
+        n[k] = k > 0 || x->refine ? hwp_first_false(x->is_compact, s[k], 1, hi)
+                                  : hi;
+        hwp_log("stride %zu: first non-compact N %zu", s[k], n[k]);
+        hwp_dump((double)s[k], (double)n[k]);
+        if (k > 0 && n[k] == n[k - 1]) {
+            if (++same == 2)
+                return k + 1;
+        } else {
+            same = 0;
+        }
+        if (x->must_halve && k == 2 && !hwx_halves(n[0], n[2])) {
+            x->scattered = 1;
+            return k + 1;
+        }
+        hi = n[k];
+    }
+    return k;
+}
 
 static const char *no_reason;
 

@@ -1,7 +1,9 @@
-/* conflict.h - the analysis of X-Ray's conflict test (X-Ray 4.1-4.2) for
- * a cache below the L1: from the shortest non-compact sequence at each
- * stride, the cache's stride T = C/A and its associativity A, and whether
- * the curve is clean enough to believe.  Pure: numbers in, numbers out.
+/* conflict.h - X-Ray's conflict test (X-Ray 4.1-4.2): the search for
+ * the shortest non-compact sequence at doubling strides, which l1d.c and
+ * assoc.c run with their own test of compactness, and, for a cache below
+ * the L1, its analysis: the cache's stride T = C/A and its associativity
+ * A, and whether the curve is clean enough to believe (pure: numbers in,
+ * numbers out).
  *
  * A sequence <S, N> is N addresses S bytes apart.  By X-Ray's Theorem 1 a
  * cache <A, T> makes it compact (all hits) for N <= A ceil(T/S) and
@@ -19,9 +21,30 @@
 #ifndef HWPROBE_CONFLICT_H
 #define HWPROBE_CONFLICT_H
 
+#include "hwprobe.h"
+
 #include <stddef.h>
 
 #define HWX_MAX_STRIDES 32
+
+/* The search, live.  At the first stride, n doubles from first_n while
+ * <S, n> is compact (the first non-compact n, or with `refine` the
+ * shortest, found by hwp_first_false below it); at each doubling stride
+ * after, the shortest non-compact n, searched below the last one.  Each
+ * (S, n) is logged and dumped.  It stops when n has been the same for
+ * three strides, before a stride above max_stride or a sequence
+ * spanning more than max_bytes (the buffer), and, with must_halve, after
+ * three strides unless n halved over them (hwx_halves), which sets
+ * `scattered`: below the L1 that means no physical contiguity. */
+struct hwx_search {
+    hwp_test is_compact;
+    size_t first_stride, first_n, max_stride, max_bytes;
+    int refine, must_halve;
+    int scattered; /* out */
+};
+/* Fills s[] and n[] (room for max); returns the strides measured, 0 when
+ * n outgrew the buffer at the first stride (no cache within reach). */
+size_t hwx_search(struct hwx_search *x, size_t *s, size_t *n, size_t max);
 
 /* k strides s[i] = s[0] 2^i and their n[i] (0: not measured; the curve
  * ends there).  Returns A and sets *t to T when the curve is clean:

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-int hwp_contended(const double *ratio, const double *penalty, size_t n,
+int hwn_contended(const double *ratio, const double *penalty, size_t n,
                   size_t min_points)
 {
     double slowdown = 0.0, expected = 0.0;
@@ -11,11 +11,11 @@ int hwp_contended(const double *ratio, const double *penalty, size_t n,
     for (i = 0; i < n; i++) {
         if (!isfinite(ratio[i]) || !isfinite(penalty[i]))
             continue;
-        if (penalty[i] < HWP_SPOILED_PENALTY)
+        if (penalty[i] < HWN_SPOILED_PENALTY)
             return -1;
-        if (penalty[i] < 1.0 + HWP_MIN_PENALTY)
+        if (penalty[i] < 1.0 + HWN_MIN_PENALTY)
             continue;
-        if (ratio[i] < HWP_SPOILED_RATIO)
+        if (ratio[i] < HWN_SPOILED_RATIO)
             return -1;
         slowdown += ratio[i] - 1.0;
         expected += penalty[i] - 1.0;
@@ -23,22 +23,21 @@ int hwp_contended(const double *ratio, const double *penalty, size_t n,
     }
     if (counted == 0 || counted < min_points)
         return -1;
-    /* Not half way from no contention to the full penalty: on the
-     * reference machine two footprints in its unified 2 MiB L2 slow by
-     * 0.29 to 0.75 of what one footprint doubled does (replacement keeps
-     * part of each), while in its split L1s they stay below 0.2 (recorded
-     * in tests/test-contention.c); a quarter lies between. */
-    return slowdown >= HWP_CONTENTION_SHARE * expected;
+    /* Not half way from no contention to the full penalty: replacement
+     * keeps part of each footprint in a shared level, so the slowdown
+     * there is a fraction of the penalty; a quarter lies between what
+     * shared and split levels give (tests/test-contention.c). */
+    return slowdown >= HWN_CONTENTION_SHARE * expected;
 }
 
-void hwp_unified_ratios(const double *t, double *ratio, double *penalty)
+void hwn_unified_ratios(const double *t, double *ratio, double *penalty)
 {
-    double alone = t[HWP_U_INST] + t[HWP_U_DATA];
-    if (!(t[HWP_U_INST] > 0.0 && t[HWP_U_DATA] > 0.0)) {
+    double alone = t[HWN_U_INST] + t[HWN_U_DATA];
+    if (!(t[HWN_U_INST] > 0.0 && t[HWN_U_DATA] > 0.0)) {
         *ratio = *penalty = NAN;
         return;
     }
-    *ratio = t[HWP_U_BOTH] / alone;
+    *ratio = t[HWN_U_BOTH] / alone;
     /* Each footprint's doubling penalty is t2 / 2t; weighted by t. */
-    *penalty = (t[HWP_U_INST2] / 2.0 + t[HWP_U_DATA2] / 2.0) / alone;
+    *penalty = (t[HWN_U_INST2] / 2.0 + t[HWN_U_DATA2] / 2.0) / alone;
 }

@@ -1,20 +1,21 @@
 /* cpus.c - which CPUs this process may use: its affinity mask and its cgroup
  * CPU quota.  Both are the process's permissions, which the probes must
  * respect; neither says anything about the hardware, which the probes find
- * by timing. */
+ * by timing.  And the pure analysis of the threaded experiments (cpus.h). */
 #if defined(__linux__)
 #define _GNU_SOURCE /* sched_getaffinity, CPU_SET */
 #include <sched.h>
 #endif
 #define _POSIX_C_SOURCE 200809L
 #include "cpus.h"
+#include "analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-double hwp_parse_cpu_max(const char *text)
+double hwu_parse_cpu_max(const char *text)
 {
     double quota, period;
     if (sscanf(text, "%lf %lf", &quota, &period) != 2)
@@ -41,7 +42,7 @@ static double quota_at(const char *root, const char *v1dir, const char *path)
     char file[4096], line[128], line2[128];
     snprintf(file, sizeof file, "%s%s/cpu.max", root, path);
     if (read_line(file, line, sizeof line) == 0)
-        return hwp_parse_cpu_max(line);
+        return hwu_parse_cpu_max(line);
     snprintf(file, sizeof file, "%s/%s%s/cpu.cfs_quota_us", root, v1dir, path);
     if (read_line(file, line, sizeof line) != 0)
         return 0.0;
@@ -50,7 +51,7 @@ static double quota_at(const char *root, const char *v1dir, const char *path)
         return 0.0;
     line[strcspn(line, "\n")] = ' ';
     strncat(line, line2, sizeof line - strlen(line) - 1);
-    return hwp_parse_cpu_max(line); /* "-1 100000" parses as no limit */
+    return hwu_parse_cpu_max(line); /* "-1 100000" parses as no limit */
 }
 
 /* The smallest quota on the way from the process's cgroup up to the root:
@@ -83,7 +84,7 @@ static int has_cpu(const char *list)
     return 0;
 }
 
-double hwp_cpu_quota(void)
+double hwu_cpu_quota(void)
 {
     const char *root = getenv("HWPROBE_CGROUP_ROOT");
     char line[4096];
@@ -132,10 +133,10 @@ static int affinity_cpus(int *ids, int max)
 #endif
 }
 
-int hwp_usable_cpus(int *ids, int max, int *pinnable)
+int hwu_usable_cpus(int *ids, int max, int *pinnable)
 {
     int n = affinity_cpus(ids, max), i;
-    double quota = hwp_cpu_quota();
+    double quota = hwu_cpu_quota();
     *pinnable = n > 0;
     if (n == 0) {
         /* No affinity call: all online CPUs are allowed to us. */
@@ -154,7 +155,7 @@ int hwp_usable_cpus(int *ids, int max, int *pinnable)
     return n < 1 ? 1 : n;
 }
 
-int hwp_pin(int id)
+int hwu_pin(int id)
 {
 #if defined(__linux__) && defined(CPU_SETSIZE)
     cpu_set_t set;
@@ -165,4 +166,58 @@ int hwp_pin(int id)
     (void)id;
     return -1;
 #endif
+}
+
+/* ---- analysis (pure) ------------------------------------------------- */
+
+int hwu_contexts(const double *t, int n, double rel)
+{
+    int m = 1;
+    /* The first slowdown ends the count: with m threads slowed, m + 1 may
+     * look fast again only because the scheduler spread the load unevenly
+     * (BlackjackBench 3.4: only the first step is a fact of the machine). */
+    while (m < n && t[m] <= t[0] * (1.0 + rel))
+        m++;
+    return m;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The typical value: the largest set of values within rel of its smallest
+ * member, which is the first cluster QT clustering takes (BlackjackBench
+ * 4.2.3), and that set's middle member.  A relative width judges a cluster
+ * of long gaps by the same standard as one of short gaps; the middle
+ * member, not an edge, is a robust centre.  Sorts v.  Values past
+ * HWA_QT_MAX, in arrival order, are left out: that many show the mode. */
+double hwu_mode(double *v, size_t n, double rel)
+{
+    int *label;
+    size_t *size, k, c, i, best = 0, seen = 0;
+    double mode;
+    if (n == 0)
+        return 0.0;
+    if (n > HWA_QT_MAX)
+        n = HWA_QT_MAX;
+    qsort(v, n, sizeof *v, by_value);
+    mode = v[n / 2]; /* the median, should the clustering not answer */
+    label = malloc(n * sizeof *label);
+    size = calloc(n, sizeof *size);
+    k = label != NULL && size != NULL ? hwa_qt_cluster(v, n, rel, label) : 0;
+    if (k > 0) {
+        for (i = 0; i < n; i++)
+            size[label[i]]++;
+        for (c = 1; c < k; c++)
+            if (size[c] > size[best])
+                best = c;
+        for (i = 0; i < n; i++)
+            if ((size_t)label[i] == best && seen++ == size[best] / 2)
+                mode = v[i];
+    }
+    free(label);
+    free(size);
+    return mode;
 }

@@ -5,7 +5,7 @@
  * the affinity mask (taskset, cpusets) and the cgroup CPU quota (docker
  * --cpus, systemd CPUQuota=) both bound it.  A program told to use 16
  * threads when it may use 2 runs slower than one told 2, so every probe
- * that counts or uses CPUs starts from hwp_usable_cpus().
+ * that counts or uses CPUs starts from hwu_usable_cpus().
  *
  * The thread machinery itself is in team.h: this file and cpus.c are linked
  * into every probe, and only the threaded probes link the thread library.
@@ -15,26 +15,26 @@
 
 #include <stddef.h>
 
-#define HWP_MAX_CPUS 1024
+#define HWU_MAX_CPUS 1024
 
 /* The CPUs this process may run on: their ids in ids[0..max-1], ascending,
  * and their number, cut to the cgroup quota (rounded up) when one is set.
  * At least 1.  *pinnable is set to 1 when the ids can be passed to
- * hwp_pin(), 0 when the platform gave only a count. */
-int hwp_usable_cpus(int *ids, int max, int *pinnable);
+ * hwu_pin(), 0 when the platform gave only a count. */
+int hwu_usable_cpus(int *ids, int max, int *pinnable);
 
 /* The cgroup CPU quota as a number of CPUs (fractional), or 0 when there is
  * none.  The cgroup file system is looked for under $HWPROBE_CGROUP_ROOT
  * when set (tests use a fake one), else /sys/fs/cgroup. */
-double hwp_cpu_quota(void);
+double hwu_cpu_quota(void);
 
 /* Parse the contents of a cgroup v2 cpu.max file ("max 100000" or
  * "150000 100000"): CPUs allowed, or 0 for no limit or unreadable text. */
-double hwp_parse_cpu_max(const char *text);
+double hwu_parse_cpu_max(const char *text);
 
 /* Bind the calling thread to CPU id; returns 0 on success, -1 where the
  * platform cannot (the experiment then runs unpinned). */
-int hwp_pin(int id);
+int hwu_pin(int id);
 
 /* ---- analysis (pure) ------------------------------------------------- */
 
@@ -42,11 +42,11 @@ int hwp_pin(int id);
  * thread's share of work when m threads run at once (m = 1..n).  Returns
  * the largest m such that every t[0..m-1] is within `rel` of t[0] (the
  * work ran without slowing itself); at least 1. */
-int hwp_contexts(const double *t, int n, double rel);
+int hwu_contexts(const double *t, int n, double rel);
 
 /* The mode of a sample that may hold outliers on both sides (BlackjackBench
  * 3.6): the median of the densest window [v, v * (1 + rel)] of the sorted
  * values.  Returns 0 when n is 0.  v is sorted in place. */
-double hwp_mode(double *v, size_t n, double rel);
+double hwu_mode(double *v, size_t n, double rel);
 
 #endif

@@ -14,6 +14,24 @@
  *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
  * HWPROBE_INJECT (crash, hang, garbage, absent) in the environment makes
  * the probe misbehave on purpose, for configure's fallback tests.
+ *
+ * The library's modules, each with its own prefix:
+ *   hwp_ hwprobe.h   options, output, timer, sampling (probe.c, timer.c,
+ *                    sample.c)
+ *   hwa_ analysis.h  curve analysis: fits, step detectors, QT clustering
+ *   hwc_ chain.h     pointer-chase reference strings
+ *   hwm_ memory.h    buffers, and the loops that stream through them
+ *   hwl_ levels.h    cache and TLB levels from a latency curve
+ *   hws_ sweep.h     the placed latency sweep of the caches probe
+ *   hwx_ conflict.h  X-Ray's conflict search and its analysis
+ *   hwb_ backinval.h the verdict of the back-invalidation test
+ *   hwk_ kernel.h    kernels of the CPU-core probes (ops_kernel.h,
+ *                    regs_kernel.h expand them)
+ *   hwu_ cpus.h      the CPUs a probe may use; contexts, mode
+ *   hwt_ team.h      threads run together, hand-offs between them
+ *   hwe_ code.h      instruction footprints made at run time
+ *   hwn_ contention.h  the unified-cache test's verdict
+ *   hwq_ cliques.h   cliques of CPUs by bandwidth (locality probe)
  */
 #ifndef HWPROBE_H
 #define HWPROBE_H
@@ -111,6 +129,10 @@ typedef double (*hwp_kernel)(void *ctx, long reps);
  * between calls, so repeated trials skip the doubling (0 = start at 1). */
 double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io);
 
+/* Run the kernel until `until` seconds after hwp_init(), untimed: the
+ * core leaves its idle frequency before the trials count. */
+void hwp_warm_up(hwp_kernel k, void *ctx, double until);
+
 /* Minimum seconds per repetition over adaptive trials: stop when the minimum
  * has not improved by more than 0.5% for `patience` trials in a row, after
  * max_trials, or when the budget runs out. */
@@ -133,6 +155,14 @@ size_t hwp_first_false(hwp_test holds, size_t stride, size_t lo, size_t hi);
 typedef hwp_kernel (*hwp_point_fn)(void *ctx, size_t i, void **kctx);
 int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
               int patience, int max_rounds);
+/* More single rounds after a sweep that ran `done` of them, each point
+ * keeping its minimum in best[], until min_rounds rounds have run in all
+ * or hwp_elapsed() reaches `until`; returns the rounds run in all.  For
+ * a minimum that must hold over several rounds, or that should span a
+ * while (a clock that moves between turbo bins), whatever the sweep's own
+ * patience said. */
+int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
+                   double *best, int done, int min_rounds, double until);
 
 /* ---- helpers ------------------------------------------------------- */
 

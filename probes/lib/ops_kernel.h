@@ -24,7 +24,7 @@
 #ifndef HWPROBE_OPS_KERNEL_H
 #define HWPROBE_OPS_KERNEL_H
 
-#include "cpu.h"
+#include "kernel.h"
 
 #define OPS_STEPS 4
 

@@ -37,7 +37,7 @@
 #ifndef HWPROBE_REGS_KERNEL_H
 #define HWPROBE_REGS_KERNEL_H
 
-#include "cpu.h"
+#include "kernel.h"
 
 /* The distances above. */
 #define REGS_PAIRS(n) ((n) / 2)

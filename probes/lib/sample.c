@@ -26,6 +26,13 @@ double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io)
     return t / (double)reps;
 }
 
+void hwp_warm_up(hwp_kernel k, void *ctx, double until)
+{
+    long reps = 0;
+    while (hwp_elapsed() < until)
+        (void)hwp_time_per_rep(k, ctx, &reps);
+}
+
 double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials)
 {
     long reps = 0;
@@ -99,4 +106,21 @@ int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
     free(reps);
     free(calm);
     return round;
+}
+
+int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
+                   double *best, int done, int min_rounds, double until)
+{
+    double *again = malloc(npoints * sizeof *again);
+    size_t i;
+    if (again == NULL)
+        hwp_skip("out of memory");
+    for (; done < min_rounds && hwp_elapsed() < until; done++) {
+        (void)hwp_sweep(point, ctx, npoints, again, 1, 1);
+        for (i = 0; i < npoints; i++)
+            if (again[i] < best[i])
+                best[i] = again[i];
+    }
+    free(again);
+    return done;
 }

@@ -19,31 +19,32 @@
 
 #include "cpus.h"
 #include "hwprobe.h"
+#include "memory.h"
 
-typedef void (*hwp_work)(void *arg, int rank);
+typedef void (*hwt_work)(void *arg, int rank);
 
-struct hwp_member {
-    struct hwp_team *team;
+struct hwt_member {
+    struct hwt_team *team;
     int rank;
     double start, end; /* seconds, on hwp_now()'s clock */
 };
 
-struct hwp_team {
+struct hwt_team {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int ready, go;
     const int *cpus; /* CPU of each rank, or NULL: let the OS place them */
-    hwp_work work;
+    hwt_work work;
     void *arg;
-    struct hwp_member member[HWP_MAX_CPUS];
+    struct hwt_member member[HWU_MAX_CPUS];
 };
 
-static inline void *hwp_member_main(void *p)
+static inline void *hwt_member_main(void *p)
 {
-    struct hwp_member *me = p;
-    struct hwp_team *t = me->team;
+    struct hwt_member *me = p;
+    struct hwt_team *t = me->team;
     if (t->cpus != NULL)
-        (void)hwp_pin(t->cpus[me->rank]);
+        (void)hwu_pin(t->cpus[me->rank]);
     pthread_mutex_lock(&t->lock);
     t->ready++;
     pthread_cond_broadcast(&t->cond);
@@ -58,12 +59,12 @@ static inline void *hwp_member_main(void *p)
 
 /* Run work(arg, rank) for rank 0..n-1 at once.  Returns 0, or -1 when the
  * threads could not be created; the times are left in t->member[]. */
-static inline int hwp_team_run(struct hwp_team *t, int n, const int *cpus,
-                        hwp_work work, void *arg)
+static inline int hwt_run(struct hwt_team *t, int n, const int *cpus,
+                        hwt_work work, void *arg)
 {
-    pthread_t tid[HWP_MAX_CPUS];
+    pthread_t tid[HWU_MAX_CPUS];
     int i, made = 0;
-    if (n < 1 || n > HWP_MAX_CPUS)
+    if (n < 1 || n > HWU_MAX_CPUS)
         return -1;
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->cond, NULL);
@@ -74,7 +75,7 @@ static inline int hwp_team_run(struct hwp_team *t, int n, const int *cpus,
     for (i = 0; i < n; i++) {
         t->member[i].team = t;
         t->member[i].rank = i;
-        if (pthread_create(&tid[i], NULL, hwp_member_main, &t->member[i]) != 0)
+        if (pthread_create(&tid[i], NULL, hwt_member_main, &t->member[i]) != 0)
             break;
         made++;
     }
@@ -92,7 +93,7 @@ static inline int hwp_team_run(struct hwp_team *t, int n, const int *cpus,
 }
 
 /* The longest time any member worked: the time of the slowest share. */
-static inline double hwp_team_slowest(const struct hwp_team *t, int n)
+static inline double hwt_slowest(const struct hwt_team *t, int n)
 {
     double worst = 0.0;
     int i;
@@ -103,7 +104,7 @@ static inline double hwp_team_slowest(const struct hwp_team *t, int n)
 }
 
 /* From the first start to the last end: the wall time of the whole team. */
-static inline double hwp_team_span(const struct hwp_team *t, int n)
+static inline double hwt_span(const struct hwt_team *t, int n)
 {
     double first = t->member[0].start, last = t->member[0].end;
     int i;
@@ -114,6 +115,88 @@ static inline double hwp_team_span(const struct hwp_team *t, int n)
             last = t->member[i].end;
     }
     return last - first;
+}
+
+/* Memory first touched by a thread on CPU cpu, so that on a NUMA machine
+ * its pages live in that CPU's node (first touch, as BlackjackBench
+ * places them): hwm_alloc(bytes, align, 1) run there. */
+struct hwt_placement {
+    char *base;
+    size_t bytes, align;
+};
+
+static inline void hwt_place_work(void *arg, int rank)
+{
+    struct hwt_placement *p = arg;
+    (void)rank;
+    p->base = hwm_alloc(p->bytes, p->align, 1);
+}
+
+static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align)
+{
+    static struct hwt_team team;
+    struct hwt_placement p;
+    double t0 = hwp_now();
+    p.base = NULL;
+    p.bytes = bytes;
+    p.align = align;
+    if (hwt_run(&team, 1, &cpu, hwt_place_work, &p) != 0
+        || p.base == NULL)
+        hwp_skip("cannot create threads");
+    hwp_log("%zu MiB placed by CPU %d in %.3f s", bytes >> 20, cpu,
+            hwp_now() - t0);
+    return p.base;
+}
+
+/* Two threads taking turns on shared data, a producer and a consumer:
+ * `turn` says whose turn it is. */
+struct hwt_turns {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int turn;
+};
+
+static inline void hwt_turns_init(struct hwt_turns *t, int first)
+{
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->cond, NULL);
+    t->turn = first;
+}
+
+static inline void hwt_turns_destroy(struct hwt_turns *t)
+{
+    pthread_cond_destroy(&t->cond);
+    pthread_mutex_destroy(&t->lock);
+}
+
+/* Sleep until it is me's turn: a sleeping thread takes nothing from the
+ * other (a spinning SMT sibling would take half the core). */
+static inline void hwt_turn_wait(struct hwt_turns *t, int me)
+{
+    pthread_mutex_lock(&t->lock);
+    while (t->turn != me)
+        pthread_cond_wait(&t->cond, &t->lock);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* Spin until it is me's turn: to start at once (waking a sleeper costs
+ * tens of microseconds), on a CPU not put to sleep in the meantime. */
+static inline void hwt_turn_spin(struct hwt_turns *t, int me)
+{
+    int turn;
+    do {
+        pthread_mutex_lock(&t->lock);
+        turn = t->turn;
+        pthread_mutex_unlock(&t->lock);
+    } while (turn != me);
+}
+
+static inline void hwt_turn_pass(struct hwt_turns *t, int to)
+{
+    pthread_mutex_lock(&t->lock);
+    t->turn = to;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
 }
 
 #endif

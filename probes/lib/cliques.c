@@ -1,14 +1,15 @@
-/* locality.c - cliques of CPUs from producer/consumer bandwidths: the pure
- * analysis behind probes/locality.c (see locality.h). */
-#include "locality.h"
+/* cliques.c - cliques of CPUs from producer/consumer bandwidths: the pure
+ * analysis behind probes/locality.c (see cliques.h). */
+#include "cliques.h"
+#include "analysis.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-double hwp_level_diameter(double self, double mem)
+double hwq_level_diameter(double self, double mem)
 {
     if (!isfinite(self) || !isfinite(mem) || !(self > 0.0) || !(mem > 0.0)
-        || self < HWP_MIN_CONTRAST * mem)
+        || self < HWQ_MIN_CONTRAST * mem)
         return -1.0;
     return sqrt(self / mem) - 1.0;
 }
@@ -19,7 +20,7 @@ static double better(double a, double b)
     return isnan(a) || (!isnan(b) && b > a) ? b : a;
 }
 
-void hwp_symmetrize(const double *bw, size_t n, double *out)
+void hwq_symmetrize(const double *bw, size_t n, double *out)
 {
     size_t i, j;
     for (i = 0; i < n; i++)
@@ -134,26 +135,12 @@ static int valid_matrix(const double *bw, size_t n)
     return 1;
 }
 
-/* Number the cliques in order of their lowest CPU. */
-static void renumber(int *label, size_t n, size_t nc)
-{
-    int map[HWP_CLIQUE_MAX], next = 0;
-    size_t i;
-    for (i = 0; i < nc; i++)
-        map[i] = -1;
-    for (i = 0; i < n; i++)
-        if (map[label[i]] < 0)
-            map[label[i]] = next++;
-    for (i = 0; i < n; i++)
-        label[i] = map[label[i]];
-}
-
-size_t hwp_cliques(const double *bw, size_t n, double rel, int *label)
+size_t hwq_cliques(const double *bw, size_t n, double rel, int *label)
 {
     struct growth g;
     char *best;
     size_t i, s, nc = 0, placed = 0;
-    if (n == 0 || n > HWP_CLIQUE_MAX || !(rel >= 0.0) || !valid_matrix(bw, n))
+    if (n == 0 || n > HWQ_CLIQUE_MAX || !(rel >= 0.0) || !valid_matrix(bw, n))
         return 0;
     g.bw = bw;
     g.n = n;
@@ -181,7 +168,9 @@ size_t hwp_cliques(const double *bw, size_t n, double rel, int *label)
                     label[i] = (int)nc;
             placed += largest;
         }
-        renumber(label, n, nc);
+        /* Numbered in order of their lowest CPU. */
+        if (!hwa_renumber(label, n, nc, NULL))
+            placed = 0;
     }
     if (placed < n)
         nc = 0;
@@ -193,7 +182,7 @@ size_t hwp_cliques(const double *bw, size_t n, double rel, int *label)
     return nc;
 }
 
-int hwp_clique_size(const int *label, size_t n)
+int hwq_clique_size(const int *label, size_t n)
 {
     size_t i;
     int size = 0;
@@ -202,7 +191,7 @@ int hwp_clique_size(const int *label, size_t n)
     return size;
 }
 
-double hwp_locality_ratio(const double *bw, size_t n, const int *label)
+double hwq_locality_ratio(const double *bw, size_t n, const int *label)
 {
     double across = INFINITY, within = 0.0;
     size_t i, j;
@@ -216,7 +205,7 @@ double hwp_locality_ratio(const double *bw, size_t n, const int *label)
             if (label[i] == label[j] && v > within)
                 within = v;
         }
-    if (hwp_clique_size(label, n) == (int)n)
+    if (hwq_clique_size(label, n) == (int)n)
         return 1.0;
     if (!isfinite(across) || !(within > 0.0))
         return NAN;

@@ -1,29 +1,27 @@
-/* cpu.c - timing adapter, sampling span and step detector of the CPU-core
+/* kernel.c - timing adapter, sampling span and step detector of the CPU-core
  * probes.  The detector is pure (arrays in, numbers out) so that tests can
  * feed it recorded curves. */
-#include "cpu.h"
+#include "kernel.h"
 
-double hwc_run(void *ctx, long reps)
+#include <limits.h>
+
+double hwk_run(void *ctx, long reps)
 {
-    hwc_fn fn = *(hwc_fn *)ctx;
+    hwk_fn fn = *(hwk_fn *)ctx;
     double t0 = hwp_now();
     fn(reps);
     return hwp_now() - t0;
 }
 
-void hwc_sweep_span(hwp_point_fn point, size_t n, double *best, double span)
+void hwk_sweep_span(hwp_point_fn point, size_t n, double *best, double span)
 {
-    double again[HWC_MAX_POINTS];
-    size_t i;
-    if (n > HWC_MAX_POINTS)
-        n = HWC_MAX_POINTS;
-    hwp_sweep(point, NULL, n, best, 3, 20);
-    while (hwp_elapsed() < span && hwp_budget_left() > 0.0) {
-        hwp_sweep(point, NULL, n, again, 1, 1);
-        for (i = 0; i < n; i++)
-            if (again[i] < best[i])
-                best[i] = again[i];
-    }
+    double end = hwp_elapsed() + hwp_budget_left();
+    int rounds;
+    if (n > HWK_MAX_POINTS)
+        n = HWK_MAX_POINTS;
+    rounds = hwp_sweep(point, NULL, n, best, 3, 20);
+    (void)hwp_sweep_more(point, NULL, n, best, rounds, INT_MAX,
+                         span < end ? span : end);
 }
 
 /* Does every point from y[i] on cost more than limit? */
@@ -35,7 +33,7 @@ static int stays_above(const double *y, size_t i, size_t n, double limit)
     return 1;
 }
 
-size_t hwc_first_rise(const double *y, size_t n, double rel)
+size_t hwk_first_rise(const double *y, size_t n, double rel)
 {
     double base;
     size_t i;

@@ -1,4 +1,4 @@
-/* locality.h - which CPUs are near each other, from producer/consumer
+/* cliques.h - which CPUs are near each other, from producer/consumer
  * bandwidths (BlackjackBench 3.1.4), grouped by QT clustering (4.2.3).
  *
  * The experiment (probes/locality.c): a producer on CPU i writes f bytes,
@@ -15,24 +15,24 @@
  * alone.  Not every pair need be measured (a probe on many CPUs samples
  * them): NaN marks a pair that was not.
  */
-#ifndef HWPROBE_LOCALITY_H
-#define HWPROBE_LOCALITY_H
+#ifndef HWPROBE_CLIQUES_H
+#define HWPROBE_CLIQUES_H
 
 #include <stddef.h>
 
 /* Most CPUs a matrix may have: the clustering is O(n^4) at worst, and a
  * probe could not measure more pairs within its budget anyway. */
-#define HWP_CLIQUE_MAX 64
+#define HWQ_CLIQUE_MAX 64
 
 /* A cache level can be judged only when a CPU reads its own data at
  * least this much faster from the level than from memory: below it the
  * footprint did not stay in the level, and every pair would look alike. */
-#define HWP_MIN_CONTRAST 1.5
+#define HWQ_MIN_CONTRAST 1.5
 
 /* At the memory footprint there is no faster reference to measure a
  * distance against, so the diameter is the paper's fixed 25%: remote
  * memory on NUMA machines costs a single thread 1.3 to 2 times local. */
-#define HWP_MEMORY_DIAMETER 0.25
+#define HWQ_MEMORY_DIAMETER 0.25
 
 /* The QT diameter for a cache level: half the distance, in log bandwidth,
  * from a CPU reading its own data out of the level (self) to the same CPU
@@ -40,9 +40,9 @@
  * A pair within it of the CPU alone is nearer its own cache than memory.
  * Scaling with the contrast, rather than fixed, lets one rule judge an
  * L2 five times faster than memory and an L3 only twice as fast.
- * Returns -1 when self / mem is below HWP_MIN_CONTRAST or either is not
+ * Returns -1 when self / mem is below HWQ_MIN_CONTRAST or either is not
  * positive and finite: the level cannot be judged. */
-double hwp_level_diameter(double self, double mem);
+double hwq_level_diameter(double self, double mem);
 
 /* The best readings of a matrix.  Noise only ever slows a reader, and a
  * reader slowed by its own CPU's load (a busy hardware thread beside it,
@@ -52,7 +52,7 @@ double hwp_level_diameter(double self, double mem);
  * And no CPU reads slower from its own cache than another reads what it
  * wrote, so out[i * n + i] is the largest of bw[i * n + i] and the
  * pairs of CPU i (NaN when none was measured).  out may alias bw. */
-void hwp_symmetrize(const double *bw, size_t n, double *out);
+void hwq_symmetrize(const double *bw, size_t n, double *out);
 
 /* QT clustering of CPUs into cliques.  A set of CPUs is admissible when
  * each member after the first is linked to another by a measured value
@@ -64,12 +64,12 @@ void hwp_symmetrize(const double *bw, size_t n, double *out);
  * a tie), and repeat on the CPUs left.  A CPU that nothing links to is a
  * clique of its own.  label[i] receives the clique of CPU i, numbered from
  * 0 in order of their lowest CPU.  Returns the number of cliques; 0 when
- * n is 0 or above HWP_CLIQUE_MAX, rel is negative, a measured value is
+ * n is 0 or above HWQ_CLIQUE_MAX, rel is negative, a measured value is
  * not positive and finite, or out of memory. */
-size_t hwp_cliques(const double *bw, size_t n, double rel, int *label);
+size_t hwq_cliques(const double *bw, size_t n, double rel, int *label);
 
 /* How many CPUs are in the same clique as CPU 0 (counting it). */
-int hwp_clique_size(const int *label, size_t n);
+int hwq_clique_size(const int *label, size_t n);
 
 /* The locality ratio at the memory footprint: the slowest measured pair
  * between two cliques over the fastest measured value within one (the
@@ -77,6 +77,6 @@ int hwp_clique_size(const int *label, size_t n);
  * there is a single clique: differences within the clustering's diameter
  * are noise, not asymmetry.  NaN when no pair between cliques, or none
  * within, was measured. */
-double hwp_locality_ratio(const double *bw, size_t n, const int *label);
+double hwq_locality_ratio(const double *bw, size_t n, const int *label);
 
 #endif

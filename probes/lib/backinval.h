@@ -1,5 +1,5 @@
-/* inclusion.h - the verdict of the back-invalidation test (probes/inclusion.c):
- * is a cache level inclusive of the levels above it?  Pure: numbers in,
+/* backinval.h - the verdict of the back-invalidation test
+ * (probes/inclusion.c): is a cache level inclusive of the levels above it?  Pure: numbers in,
  * verdicts out, no timing.
  *
  * One trial of the test brings a fresh hot set A into the L1, pushes a
@@ -16,7 +16,7 @@
  * not, whatever the latencies of the machine.  Two controls make it mean
  * that:
  *   - cleared: cx over C's latency in the level itself.  Unless the burst
- *     pushed C out of the level (cx at least HWI_CLEARED times slower), it
+ *     pushed C out of the level (cx at least HWB_CLEARED times slower), it
  *     may have left A's copy there too, and a kept A proves nothing.  C is
  *     fresh too, brought in just before A and not touched again, so that
  *     its copy in the level is as young as A's and was never hit there
@@ -27,28 +27,28 @@
  *     else (the burst filling the L1 itself, a neighbour), so a lost A
  *     after the real burst proves nothing either.
  */
-#ifndef HWPROBE_INCLUSION_H
-#define HWPROBE_INCLUSION_H
+#ifndef HWPROBE_BACKINVAL_H
+#define HWPROBE_BACKINVAL_H
 
 #include <stddef.h>
 
 /* Thresholds on the lost fraction, a third of the way in from each end:
- * on the reference VM a non-inclusive L2 loses 0.05-0.15 of A to the
- * bursts (see inclusion.c), an inclusive level loses all of it, and the
- * middle third is where a verdict would be a guess. */
-#define HWI_KEPT 0.33
-#define HWI_LOST 0.67
+ * a non-inclusive level loses a little of A to the bursts, an inclusive
+ * one all of it, and the middle third is where a verdict would be a
+ * guess. */
+#define HWB_KEPT 0.33
+#define HWB_LOST 0.67
 /* C must come back at least this much slower than from the level: a
- * level's miss costs three times its hit or more on every machine we know
- * (L2 4 ns, L3 13 ns, memory 50+ ns on the reference VM). */
-#define HWI_CLEARED 2.0
+ * level's miss costs three times its hit or more on every machine we
+ * know. */
+#define HWB_CLEARED 2.0
 /* ... and come back at most this much slower after the null burst. */
-#define HWI_NULL_CLEARED 1.5
+#define HWB_NULL_CLEARED 1.5
 /* Rounds per reading, at most. */
-#define HWI_MAX_ROUNDS 64
+#define HWB_MAX_ROUNDS 64
 
 /* One round of the test of one level, back to back. */
-struct hwi_round {
+struct hwb_round {
     double lost;      /* lost fraction after the burst through the level */
     double null_lost; /* lost fraction after the null burst */
     double cleared;   /* C's latency after the burst over its latency in
@@ -59,7 +59,19 @@ struct hwi_round {
 };
 
 /* (ax - a1) / (cx - a1); NaN unless cx > a1 > 0 and ax > 0. */
-double hwi_lost(double ax, double a1, double cx);
+double hwb_lost(double ax, double a1, double cx);
+
+/* What one trial measured, ns per load: A after the burst, A again, C
+ * after the burst, C again. */
+struct hwb_trial {
+    double ax, a1, cx, c2;
+};
+/* A round from its null trial and its trial, back to back.  For the L2
+ * (l3 == 0) the null is the null burst, and C's latency in the level is
+ * C again; for the L3 the null is the L2's burst, and C's latency in the
+ * level is C after it. */
+struct hwb_round hwb_round_of(const struct hwb_trial *null,
+                              const struct hwb_trial *t, int l3);
 
 /* The verdict of one reading of n rounds: 0 (not inclusive) when the
  * medians of its rounds say so, since noise only slows a round and a
@@ -68,14 +80,14 @@ double hwi_lost(double ax, double a1, double cx);
  * otherwise.  Rounds with a value that is not finite are left out; fewer
  * than half of n left: -1.  *why, when not NULL, receives a short reason
  * for a -1. */
-int hwi_reading(const struct hwi_round *r, size_t n, const char **why);
+int hwb_reading(const struct hwb_round *r, size_t n, const char **why);
 
-/* The reason hwi_reading() gives when the burst did not clear the level
+/* The reason hwb_reading() gives when the burst did not clear the level
  * (the one a probe may answer with a larger burst). */
-extern const char hwi_not_cleared[];
+extern const char hwb_not_cleared[];
 
 /* Two readings, taken one after the other: a verdict only when both
  * give it. */
-int hwi_verdict(int first, int second);
+int hwb_verdict(int first, int second);
 
 #endif

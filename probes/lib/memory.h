@@ -1,0 +1,54 @@
+/* memory.h - the probes' buffers, and the plain loops that stream
+ * through them (the bandwidth and locality probes).
+ *
+ * Buffers are touched before any timing, so that no page fault lands in
+ * one; page sizes come from the OS here, while the page size the TLB
+ * sees is measured (probes/tlb.c).
+ */
+#ifndef HWPROBE_MEMORY_H
+#define HWPROBE_MEMORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The OS page size (sysconf): the granule of virtual-to-physical mapping,
+ * needed to build strings; the page size the TLB sees is measured. */
+size_t hwm_os_page(void);
+
+/* The machine's physical memory in bytes (sysconf), 0 when the OS does
+ * not say: to keep a probe's buffer a small share of it. */
+size_t hwm_os_memory(void);
+
+/* Ask for transparent huge pages on [m, m + bytes), before its first
+ * touch (a hint; nothing where the OS has no such thing). */
+void hwm_hugepage_hint(void *m, size_t bytes);
+
+/* bytes of zeroed memory aligned to `align` (a power of two, at least a
+ * page), every page touched so that no page fault lands in a timing.
+ * hugepage != 0 asks the OS for transparent huge pages (a hint only).
+ * Exits 77 when the memory is not there. */
+char *hwm_alloc(size_t bytes, size_t align, int hugepage);
+/* The same without touching: for sparse strings whose footprint in pages
+ * is far below their span (the TLB strings), so that only the pages a
+ * string writes its links into become resident.  Writing the links faults
+ * them in before any timing.  Asks for base pages (MADV_NOHUGEPAGE where
+ * there is such a thing), which is what the TLB strings are about. */
+char *hwm_reserve(size_t bytes, size_t align);
+void hwm_free(char *base, size_t bytes);
+
+/* Streaming loops, the compiler's own code with the user's flags: what a
+ * C loop gets.  Read n words (four sums, so that the additions do not
+ * chain the loads), write v to n words, copy n words. */
+void hwm_read_words(const uint64_t *p, size_t n);
+void hwm_write_words(uint64_t *p, size_t n, uint64_t v);
+void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n);
+/* Read the pages base + order[0..n-1] * page, the lines of a page in
+ * order: within a page the hardware streams, but no prefetcher runs
+ * ahead into the next page, so the time says where the data was. */
+void hwm_read_pages(const char *base, const size_t *order, size_t n,
+                    size_t page);
+/* Read every `step`-th word of n: one load a line, to push a footprint
+ * through the caches at the least cost. */
+void hwm_touch_words(const uint64_t *p, size_t n, size_t step);
+
+#endif
