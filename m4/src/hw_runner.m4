@@ -1,17 +1,19 @@
 # hw_runner.m4 - how a declared value becomes a line of hwparams.h.
 #
-# The machinery behind every _HW_VALUE in ax_hwparams.m4.  Read in this
-# order, it is the path of one value:
+# The machinery behind every _HW_VALUE in ax_hwparams.m4.  From top to
+# bottom, it is the path of one value:
 #   _HW_VALUE        records the declaration (m4 time);
 #   _HW_RUN          forgets another machine's cached values, runs the
 #                    probe (hw_fn_run_probe: build with the user's $CC
 #                    $CFLAGS, run under a time budget, accept only
 #                    well-formed "key=value" numbers), then settles each
 #                    value (hw_fn_settle): preset or cached, else
-#                    measured, installed or fallback, validated;
+#                    measured, installed or fallback, validated; the
+#                    hw_fn_* shell functions follow it;
+#   _HW_EXPORT       passes a value on to the later probes;
 #   _HW_FINISH       writes the header from templates/hwparams.h.in,
 #                    one _HW_BLOCK per value, and hwparams.pc's variables.
-# _HW_INIT and the shell functions it requires come last.
+# _HW_INIT, which chooses the mode and records the machine, comes last.
 #
 # For a value declared as HW_KEY (KEY in lower case below, e.g. cpu_mhz):
 #   hw_cv_KEY         the value (cache variable; a user may preset it);
@@ -74,263 +76,6 @@ m4_foreach_w([_hw_key], [$2],
 [hw_fn_settle _hw_key m4_indir([_HW_ARGS_]_hw_key) dnl
 "m4_defn([_HW_DESC_]_hw_key)"
 ])])
-
-# _HW_EXPORT(KEY)
-# ---------------
-# Pass KEY's settled value to every later probe as KEY=VALUE, so that no
-# probe measures again what an earlier one already found.  A fallback is
-# not passed on: a probe that calibrates itself does better than a guess.
-m4_define([_HW_EXPORT],
-[AS_CASE([$hw_kind_$1:$hw_cv_$1], [fallback:*|*:none], [],
-  [hw_probe_inputs="$hw_probe_inputs $1=$hw_cv_$1"])])
-
-# _HW_FINISH(HEADER)
-# ------------------
-# After every family has run: decide HW_PARAMS_MEASURED, say what was
-# measured and what was not, render HEADER from the embedded template and
-# have config.status write it; substitute HW_PC_VARIABLES.
-m4_define([_HW_FINISH],
-[hw_params_measured=1 hw_n_measured=0 hw_n_preset=0 hw_n_installed=0
-hw_n_fallback=0
-m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
-[AS_CASE([$hw_kind_[]_hw_key], [measured], [], [hw_params_measured=0])
-eval "hw_n_$hw_kind_[]_hw_key=\`expr \$hw_n_$hw_kind_[]_hw_key + 1\`"
-])dnl
-AS_IF([test -n "$hw_fallback_keys"],
-  [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
-rm -rf $hw_probe_dir
-# The summary comes last, where it is read.
-AC_CONFIG_COMMANDS_POST(
-[AC_MSG_NOTICE([hwparams ($hw_mode mode): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
-AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
-AS_IF([test -n "$hw_fallback_keys"],
-  [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
-_HW_SUMMARY
-AS_IF([test -d "$hw_dump_dir"],
-  [hw_dump_path=`pwd`/$hw_dump_dir
-   AC_MSG_NOTICE([hwparams: each probe's output and raw curve are in $hw_dump_path (attach them to a bug report)])])])
-_HW_RENDER_HEADER
-_HW_PC_VARIABLES
-AC_CONFIG_COMMANDS([$1],
-[hw_tmp="$ac_file.tmp$$"
-printf '%s\n' "$hw_header_text" >"$hw_tmp"
-AS_IF([cmp -s "$hw_tmp" "$ac_file"],
-  [AC_MSG_NOTICE([$ac_file is unchanged])
-   rm -f "$hw_tmp"],
-  [mv -f "$hw_tmp" "$ac_file"])],
-[hw_header_text='$hw_header_quoted'])
-])
-
-# _HW_SUMMARY
-# -----------
-# The main values in a short table, so that nobody scrolls back through
-# a hundred lines: clock, each cache level, memory, TLB, registers,
-# vectors, cores, bandwidth.  "-" is a value not found or not declared.
-# (The shell functions are defined here, not with AS_REQUIRE_SHELL_FN:
-# they run once, in config.status's post-commands.)
-m4_define([_HW_SUMMARY],
-[hw_fn_cell () { eval "hw_cell=\${hw_cv_$[1]-none}"
-  test "x$hw_cell" = xnone && hw_cell=-; }
-hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
-  for hw_k; do hw_fn_cell $hw_k; hw_row="$hw_row $hw_cell"; done
-  printf "  %-9s $hw_fmt\n" "$hw_label" $hw_row; }
-{ echo "hwparams: the main values (details in the header and config.log):"
-  hw_fn_row "%s MHz" clock cpu_mhz
-  hw_fn_row "%s B effective (%s B, %s-way), line %s B, %s cycles" L1D \
-    l1d_effective_bytes l1d_bytes l1d_assoc l1d_line_bytes l1d_latency_cycles
-  hw_fn_row "%s B effective, line %s B, %s cycles" L2 \
-    l2_effective_bytes l2_line_bytes l2_latency_cycles
-  hw_fn_row "%s B effective, line %s B, %s cycles" L3 \
-    l3_effective_bytes l3_line_bytes l3_latency_cycles
-  hw_fn_row "%s ns, %s cycles" memory mem_latency_ns mem_latency_cycles
-  hw_fn_row "%s B of code before fetch slows" L1I l1i_effective_bytes
-  hw_fn_row "%s B pages, %s levels: %s and %s entries" TLB \
-    page_bytes tlb_levels tlb1_entries tlb2_entries
-  hw_fn_row "int %s, float %s, double %s, vector %s" registers \
-    int_regs fp32_regs fp64_regs vec_regs
-  hw_fn_row "%s B at full rate" vectors vec_bytes
-  hw_fn_row "%s CPUs, %s cores, %s threads a core" cores cpus cores smt
-  hw_fn_row "%s MB/s one thread, %s MB/s all" bandwidth \
-    mem_bandwidth_mbps mem_bandwidth_all_mbps
-} | tee -a config.log >&AS_MESSAGE_FD
-])
-
-# _HW_BLOCK(KEY)
-# --------------
-# Print the header lines of one value: its comment, then its definition,
-# guarded so that -DHW_... on the command line wins.
-# (The # of the C lines is a quadrigraph: m4 would take it for a comment.)
-m4_define([_HW_BLOCK],
-[_HW_BLOCK_LINES(m4_defn([_HW_NAME_$1]), [$1], m4_defn([_HW_DESC_$1]))])
-m4_define([_HW_BLOCK_LINES],
-[hw_val=$hw_cv_$2 hw_kind=$hw_kind_$2${hw_note_$2:+: $hw_note_$2}
-AS_IF([test "x$hw_val" = xnone],
-  [echo "/* $1: $3; not found ($hw_kind). */"],
-  [echo "/* $3; $hw_kind. */"
-   echo "@%:@ifndef $1"
-   echo "@%:@ define $1 $hw_val"
-   echo "@%:@endif"])
-])
-
-# _HW_RENDER_HEADER
-# -----------------
-# Fill the embedded template (templates/hwparams.h.in): each line
-# @HW_GROUP_NAME@ becomes the blocks of that group's values, in the order
-# the families declared them.
-m4_define([_HW_RENDER_HEADER],
-[_HW_WRITE_TEMPLATE([conftest.hwt])
-while IFS= read -r hw_line; do
-  case $hw_line in
-m4_foreach_w([_hw_group], [clock caches tlb memory registers operations cores],
-[  @HW_GROUP_[]m4_toupper(_hw_group)@)
-m4_ifdef([_HW_GROUP_]_hw_group,
-[m4_foreach_w([_hw_key], m4_defn([_HW_GROUP_]_hw_group), [_HW_BLOCK(_hw_key)])],
-[    echo "/* (none measured by this version) */"
-])dnl
-    ;;
-])dnl
-  @HW_PARAMS_INFO@)
-    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode.  HW_PARAMS_MEASURED is 1 when"
-    echo " * every value below was measured here (one withheld with its reason"
-    echo " * counts), 0 when any is preset, installed or a fallback. */"
-    echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
-    echo "@%:@ifndef HW_PARAMS_MEASURED"
-    echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
-    echo "@%:@endif" ;;
-  *@HW_MACHINE@*)
-    printf '%s\n' "${hw_line%%@HW_MACHINE@*}$hw_cv_machine$hw_machine_note${hw_line#*@HW_MACHINE@}" ;;
-  *) printf '%s\n' "$hw_line" ;;
-  esac
-done <conftest.hwt >conftest.hwh
-hw_header_text=`cat conftest.hwh`
-# config.status gets the text inside single quotes: ' becomes '\''.
-hw_header_quoted=$(sed 's/'"'"'/&\\&&/g' conftest.hwh)
-rm -f conftest.hwt conftest.hwh
-])
-
-# _HW_PC_VARIABLES
-# ----------------
-# HW_PC_VARIABLES: one "key=value" line per value found, for hwparams.pc.
-m4_define([_HW_PC_VARIABLES],
-[HW_PC_VARIABLES="measured=$hw_params_measured
-machine=$hw_cv_machine"
-m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
-[AS_IF([test "x$hw_cv_[]_hw_key" != xnone],
-  [HW_PC_VARIABLES="$HW_PC_VARIABLES
-_hw_key=$hw_cv_[]_hw_key"])
-])dnl
-AC_SUBST([HW_PC_VARIABLES])
-])
-
-# _HW_INIT
-# --------
-# Choose the mode, prepare the shell functions, start the probe clock.
-AC_DEFUN([_HW_INIT],
-[AC_REQUIRE([AC_PROG_CC])dnl
-AC_REQUIRE([AC_PROG_AWK])dnl
-AC_REQUIRE([_HW_SHELL_FNS])dnl
-AC_ARG_WITH([hwparams],
-  [AS_HELP_STRING([--with-hwparams=MODE],
-    [how to obtain hardware parameters: "measure" runs small benchmarks on
-     this machine, one at a time (default; the time and memory of each are
-     listed in ax_hwparams.m4); "installed" reads an installed
-     hwparams through pkg-config; "portable" probes nothing and uses
-     conservative values, for binaries that run elsewhere.  Any value can be
-     preset as a cache variable, e.g. hw_cv_cpu_mhz=3000.  Each probe's
-     output and raw curve are kept in hwparams-dumps/ of the build
-     directory, for bug reports])],
-  [], [with_hwparams=measure])
-AS_CASE([$with_hwparams],
-  [yes|measure], [hw_mode=measure],
-  [no|portable], [hw_mode=portable],
-  [installed], [hw_mode=installed],
-  [AC_MSG_ERROR([--with-hwparams=$with_hwparams: MODE must be measure, installed or portable])])
-AS_IF([test "$hw_mode" = measure && test "$cross_compiling" = yes],
-  [hw_mode=cross
-   AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks])])
-_HW_MACHINE
-AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
-AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
-AC_SUBST([HW_LIBM])
-hw_probe_dir=conftest.hwp
-# Kept after configure (make distclean removes it), unlike conftest.hwp.
-hw_dump_dir=hwparams-dumps
-hw_probe_inputs=
-hw_probe_seconds=0
-hw_probes_run=
-hw_fallback_keys=
-AS_CASE([$hw_mode],
-  [portable], [hw_fallback_why="portable mode"],
-  [cross], [hw_fallback_why="cross-compiling"],
-  [hw_fallback_why="not measured"])
-])
-
-# _HW_MACHINE
-# -----------
-# Measurements belong to the machine they were taken on: record this one
-# in hw_cv_machine (and the header and hwparams.pc), and remember which
-# machine a loaded cache or config.site recorded in hw_cached_machine, so
-# that _HW_RUN obtains again the cached values from another machine.  The
-# OS's description is the right source for identity, not for values.
-# Not AC_CACHE_CHECK: the machine is found afresh on every run, since
-# comparing it with the cached one is the point.
-m4_define([_HW_MACHINE],
-[AC_MSG_CHECKING([which machine this is])
-hw_cached_machine=${hw_cv_machine-}
-hw_cv_machine=`hw_fn_machine`
-hw_forgot=
-AC_MSG_RESULT([$hw_cv_machine])
-AS_CASE([$hw_mode],
-  [portable], [hw_machine_note="; nothing measured (portable mode)"],
-  [cross], [hw_machine_note="; nothing measured (cross-compiling for $host)"],
-  [hw_machine_note=])
-])
-
-# _HW_INSTALLED_INIT
-# ------------------
-# Installed mode: find the hwparams.pc of an earlier install.
-m4_define([_HW_INSTALLED_INIT],
-[AC_PATH_TOOL([PKG_CONFIG], [pkg-config])
-AS_IF([test -z "$PKG_CONFIG"],
-  [AC_MSG_ERROR([--with-hwparams=installed needs pkg-config, which was not found])])
-AC_MSG_CHECKING([for an installed hwparams])
-# AC_MSG_RESULT escapes backquotes: run pkg-config first.
-AS_IF([$PKG_CONFIG --exists hwparams],
-  [hw_installed_version=`$PKG_CONFIG --modversion hwparams`
-   AC_MSG_RESULT([version $hw_installed_version])],
-  [AC_MSG_RESULT([no])
-   AC_MSG_ERROR([--with-hwparams=installed: pkg-config finds no hwparams.pc; install hwparams or set PKG_CONFIG_PATH])])
-hw_installed_machine=`$PKG_CONFIG --variable=machine hwparams`
-hw_machine_note="; values installed, measured on ${hw_installed_machine:-an unrecorded machine}"
-AS_IF([test "x$hw_installed_machine" != "x$hw_cv_machine"],
-  [AC_MSG_WARN([the installed hwparams was measured on ${hw_installed_machine:-a machine it does not record}; this is $hw_cv_machine: its values may not fit (--with-hwparams=measure measures here)])])
-])
-
-# _HW_PTHREAD_FLAGS
-# -----------------
-# The flag that builds and links a program using POSIX threads with $CC:
-# -pthread where the compiler knows it (it also sets the right macros),
-# nothing where threads are in libc, -lpthread on old systems.  "no" when
-# none works; the threaded probes then fall back.
-AC_DEFUN([_HW_PTHREAD_FLAGS],
-[AC_CACHE_CHECK([how to build probes with POSIX threads], [hw_cv_prog_cc_pthread],
-[hw_cv_prog_cc_pthread=no
-hw_save_LIBS=$LIBS
-for hw_flag in -pthread '' -lpthread; do
-  LIBS="$hw_save_LIBS $hw_flag"
-  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>
-static void *f(void *p) { return p; }]],
-[[pthread_t t;
-  if (pthread_create(&t, 0, f, 0) == 0) pthread_join(t, 0);]])],
-    [hw_cv_prog_cc_pthread=${hw_flag:-none needed}; break])
-done
-LIBS=$hw_save_LIBS])
-AS_CASE([$hw_cv_prog_cc_pthread],
-  ["none needed"], [HW_PTHREAD=],
-  [no], [HW_PTHREAD=-DHWPROBE_NO_THREADS],
-  [HW_PTHREAD=$hw_cv_prog_cc_pthread])
-AC_SUBST([HW_PTHREAD])
-])
 
 # _HW_SHELL_FNS
 # -------------
@@ -619,4 +364,261 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
   eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\""
   # The note is cached too, so that a -C run writes the same header.
   eval "hw_kind_$[1]=\$hw_kind hw_note_$[1]=\$hw_note hw_cv_$[1]_note=\$hw_note"])
+])
+
+# _HW_EXPORT(KEY)
+# ---------------
+# Pass KEY's settled value to every later probe as KEY=VALUE, so that no
+# probe measures again what an earlier one already found.  A fallback is
+# not passed on: a probe that calibrates itself does better than a guess.
+m4_define([_HW_EXPORT],
+[AS_CASE([$hw_kind_$1:$hw_cv_$1], [fallback:*|*:none], [],
+  [hw_probe_inputs="$hw_probe_inputs $1=$hw_cv_$1"])])
+
+# _HW_FINISH(HEADER)
+# ------------------
+# After every family has run: decide HW_PARAMS_MEASURED, say what was
+# measured and what was not, render HEADER from the embedded template and
+# have config.status write it; substitute HW_PC_VARIABLES.
+m4_define([_HW_FINISH],
+[hw_params_measured=1 hw_n_measured=0 hw_n_preset=0 hw_n_installed=0
+hw_n_fallback=0
+m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
+[AS_CASE([$hw_kind_[]_hw_key], [measured], [], [hw_params_measured=0])
+eval "hw_n_$hw_kind_[]_hw_key=\`expr \$hw_n_$hw_kind_[]_hw_key + 1\`"
+])dnl
+AS_IF([test -n "$hw_fallback_keys"],
+  [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
+rm -rf $hw_probe_dir
+# The summary comes last, where it is read.
+AC_CONFIG_COMMANDS_POST(
+[AC_MSG_NOTICE([hwparams ($hw_mode mode): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
+AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
+AS_IF([test -n "$hw_fallback_keys"],
+  [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
+_HW_SUMMARY
+AS_IF([test -d "$hw_dump_dir"],
+  [hw_dump_path=`pwd`/$hw_dump_dir
+   AC_MSG_NOTICE([hwparams: each probe's output and raw curve are in $hw_dump_path (attach them to a bug report)])])])
+_HW_RENDER_HEADER
+_HW_PC_VARIABLES
+AC_CONFIG_COMMANDS([$1],
+[hw_tmp="$ac_file.tmp$$"
+printf '%s\n' "$hw_header_text" >"$hw_tmp"
+AS_IF([cmp -s "$hw_tmp" "$ac_file"],
+  [AC_MSG_NOTICE([$ac_file is unchanged])
+   rm -f "$hw_tmp"],
+  [mv -f "$hw_tmp" "$ac_file"])],
+[hw_header_text='$hw_header_quoted'])
+])
+
+# _HW_SUMMARY
+# -----------
+# The main values in a short table, so that nobody scrolls back through
+# a hundred lines: clock, each cache level, memory, TLB, registers,
+# vectors, cores, bandwidth.  "-" is a value not found or not declared.
+# (The shell functions are defined here, not with AS_REQUIRE_SHELL_FN:
+# they run once, in config.status's post-commands.)
+m4_define([_HW_SUMMARY],
+[hw_fn_cell () { eval "hw_cell=\${hw_cv_$[1]-none}"
+  test "x$hw_cell" = xnone && hw_cell=-; }
+hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
+  for hw_k; do hw_fn_cell $hw_k; hw_row="$hw_row $hw_cell"; done
+  printf "  %-9s $hw_fmt\n" "$hw_label" $hw_row; }
+{ echo "hwparams: the main values (details in the header and config.log):"
+  hw_fn_row "%s MHz" clock cpu_mhz
+  hw_fn_row "%s B effective (%s B, %s-way), line %s B, %s cycles" L1D \
+    l1d_effective_bytes l1d_bytes l1d_assoc l1d_line_bytes l1d_latency_cycles
+  hw_fn_row "%s B effective, line %s B, %s cycles" L2 \
+    l2_effective_bytes l2_line_bytes l2_latency_cycles
+  hw_fn_row "%s B effective, line %s B, %s cycles" L3 \
+    l3_effective_bytes l3_line_bytes l3_latency_cycles
+  hw_fn_row "%s ns, %s cycles" memory mem_latency_ns mem_latency_cycles
+  hw_fn_row "%s B of code before fetch slows" L1I l1i_effective_bytes
+  hw_fn_row "%s B pages, %s levels: %s and %s entries" TLB \
+    page_bytes tlb_levels tlb1_entries tlb2_entries
+  hw_fn_row "int %s, float %s, double %s, vector %s" registers \
+    int_regs fp32_regs fp64_regs vec_regs
+  hw_fn_row "%s B at full rate" vectors vec_bytes
+  hw_fn_row "%s CPUs, %s cores, %s threads a core" cores cpus cores smt
+  hw_fn_row "%s MB/s one thread, %s MB/s all" bandwidth \
+    mem_bandwidth_mbps mem_bandwidth_all_mbps
+} | tee -a config.log >&AS_MESSAGE_FD
+])
+
+# _HW_BLOCK(KEY)
+# --------------
+# Print the header lines of one value: its comment, then its definition,
+# guarded so that -DHW_... on the command line wins.
+# (The # of the C lines is a quadrigraph: m4 would take it for a comment.)
+m4_define([_HW_BLOCK],
+[_HW_BLOCK_LINES(m4_defn([_HW_NAME_$1]), [$1], m4_defn([_HW_DESC_$1]))])
+m4_define([_HW_BLOCK_LINES],
+[hw_val=$hw_cv_$2 hw_kind=$hw_kind_$2${hw_note_$2:+: $hw_note_$2}
+AS_IF([test "x$hw_val" = xnone],
+  [echo "/* $1: $3; not found ($hw_kind). */"],
+  [echo "/* $3; $hw_kind. */"
+   echo "@%:@ifndef $1"
+   echo "@%:@ define $1 $hw_val"
+   echo "@%:@endif"])
+])
+
+# _HW_RENDER_HEADER
+# -----------------
+# Fill the embedded template (templates/hwparams.h.in): each line
+# @HW_GROUP_NAME@ becomes the blocks of that group's values, in the order
+# the families declared them.
+m4_define([_HW_RENDER_HEADER],
+[_HW_WRITE_TEMPLATE([conftest.hwt])
+while IFS= read -r hw_line; do
+  case $hw_line in
+m4_foreach_w([_hw_group], [clock caches tlb memory registers operations cores],
+[  @HW_GROUP_[]m4_toupper(_hw_group)@)
+m4_ifdef([_HW_GROUP_]_hw_group,
+[m4_foreach_w([_hw_key], m4_defn([_HW_GROUP_]_hw_group), [_HW_BLOCK(_hw_key)])],
+[    echo "/* (none measured by this version) */"
+])dnl
+    ;;
+])dnl
+  @HW_PARAMS_INFO@)
+    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode.  HW_PARAMS_MEASURED is 1 when"
+    echo " * every value below was measured here (one withheld with its reason"
+    echo " * counts), 0 when any is preset, installed or a fallback. */"
+    echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
+    echo "@%:@ifndef HW_PARAMS_MEASURED"
+    echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
+    echo "@%:@endif" ;;
+  *@HW_MACHINE@*)
+    printf '%s\n' "${hw_line%%@HW_MACHINE@*}$hw_cv_machine$hw_machine_note${hw_line#*@HW_MACHINE@}" ;;
+  *) printf '%s\n' "$hw_line" ;;
+  esac
+done <conftest.hwt >conftest.hwh
+hw_header_text=`cat conftest.hwh`
+# config.status gets the text inside single quotes: ' becomes '\''.
+hw_header_quoted=$(sed 's/'"'"'/&\\&&/g' conftest.hwh)
+rm -f conftest.hwt conftest.hwh
+])
+
+# _HW_PC_VARIABLES
+# ----------------
+# HW_PC_VARIABLES: one "key=value" line per value found, for hwparams.pc.
+m4_define([_HW_PC_VARIABLES],
+[HW_PC_VARIABLES="measured=$hw_params_measured
+machine=$hw_cv_machine"
+m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
+[AS_IF([test "x$hw_cv_[]_hw_key" != xnone],
+  [HW_PC_VARIABLES="$HW_PC_VARIABLES
+_hw_key=$hw_cv_[]_hw_key"])
+])dnl
+AC_SUBST([HW_PC_VARIABLES])
+])
+
+# _HW_INIT
+# --------
+# Choose the mode, prepare the shell functions, start the probe clock.
+AC_DEFUN([_HW_INIT],
+[AC_REQUIRE([AC_PROG_CC])dnl
+AC_REQUIRE([AC_PROG_AWK])dnl
+AC_REQUIRE([_HW_SHELL_FNS])dnl
+AC_ARG_WITH([hwparams],
+  [AS_HELP_STRING([--with-hwparams=MODE],
+    [how to obtain hardware parameters: "measure" runs small benchmarks on
+     this machine, one at a time (default; the time and memory of each are
+     listed in ax_hwparams.m4); "installed" reads an installed
+     hwparams through pkg-config; "portable" probes nothing and uses
+     conservative values, for binaries that run elsewhere.  Any value can be
+     preset as a cache variable, e.g. hw_cv_cpu_mhz=3000.  Each probe's
+     output and raw curve are kept in hwparams-dumps/ of the build
+     directory, for bug reports])],
+  [], [with_hwparams=measure])
+AS_CASE([$with_hwparams],
+  [yes|measure], [hw_mode=measure],
+  [no|portable], [hw_mode=portable],
+  [installed], [hw_mode=installed],
+  [AC_MSG_ERROR([--with-hwparams=$with_hwparams: MODE must be measure, installed or portable])])
+AS_IF([test "$hw_mode" = measure && test "$cross_compiling" = yes],
+  [hw_mode=cross
+   AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks])])
+_HW_MACHINE
+AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
+AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
+AC_SUBST([HW_LIBM])
+hw_probe_dir=conftest.hwp
+# Kept after configure (make distclean removes it), unlike conftest.hwp.
+hw_dump_dir=hwparams-dumps
+hw_probe_inputs=
+hw_probe_seconds=0
+hw_probes_run=
+hw_fallback_keys=
+AS_CASE([$hw_mode],
+  [portable], [hw_fallback_why="portable mode"],
+  [cross], [hw_fallback_why="cross-compiling"],
+  [hw_fallback_why="not measured"])
+])
+
+# _HW_MACHINE
+# -----------
+# Measurements belong to the machine they were taken on: record this one
+# in hw_cv_machine (and the header and hwparams.pc), and remember which
+# machine a loaded cache or config.site recorded in hw_cached_machine, so
+# that _HW_RUN obtains again the cached values from another machine.  The
+# OS's description is the right source for identity, not for values.
+# Not AC_CACHE_CHECK: the machine is found afresh on every run, since
+# comparing it with the cached one is the point.
+m4_define([_HW_MACHINE],
+[AC_MSG_CHECKING([which machine this is])
+hw_cached_machine=${hw_cv_machine-}
+hw_cv_machine=`hw_fn_machine`
+hw_forgot=
+AC_MSG_RESULT([$hw_cv_machine])
+AS_CASE([$hw_mode],
+  [portable], [hw_machine_note="; nothing measured (portable mode)"],
+  [cross], [hw_machine_note="; nothing measured (cross-compiling for $host)"],
+  [hw_machine_note=])
+])
+
+# _HW_INSTALLED_INIT
+# ------------------
+# Installed mode: find the hwparams.pc of an earlier install.
+m4_define([_HW_INSTALLED_INIT],
+[AC_PATH_TOOL([PKG_CONFIG], [pkg-config])
+AS_IF([test -z "$PKG_CONFIG"],
+  [AC_MSG_ERROR([--with-hwparams=installed needs pkg-config, which was not found])])
+AC_MSG_CHECKING([for an installed hwparams])
+# AC_MSG_RESULT escapes backquotes: run pkg-config first.
+AS_IF([$PKG_CONFIG --exists hwparams],
+  [hw_installed_version=`$PKG_CONFIG --modversion hwparams`
+   AC_MSG_RESULT([version $hw_installed_version])],
+  [AC_MSG_RESULT([no])
+   AC_MSG_ERROR([--with-hwparams=installed: pkg-config finds no hwparams.pc; install hwparams or set PKG_CONFIG_PATH])])
+hw_installed_machine=`$PKG_CONFIG --variable=machine hwparams`
+hw_machine_note="; values installed, measured on ${hw_installed_machine:-an unrecorded machine}"
+AS_IF([test "x$hw_installed_machine" != "x$hw_cv_machine"],
+  [AC_MSG_WARN([the installed hwparams was measured on ${hw_installed_machine:-a machine it does not record}; this is $hw_cv_machine: its values may not fit (--with-hwparams=measure measures here)])])
+])
+
+# _HW_PTHREAD_FLAGS
+# -----------------
+# The flag that builds and links a program using POSIX threads with $CC:
+# -pthread where the compiler knows it (it also sets the right macros),
+# nothing where threads are in libc, -lpthread on old systems.  "no" when
+# none works; the threaded probes then fall back.
+AC_DEFUN([_HW_PTHREAD_FLAGS],
+[AC_CACHE_CHECK([how to build probes with POSIX threads], [hw_cv_prog_cc_pthread],
+[hw_cv_prog_cc_pthread=no
+hw_save_LIBS=$LIBS
+for hw_flag in -pthread '' -lpthread; do
+  LIBS="$hw_save_LIBS $hw_flag"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>
+static void *f(void *p) { return p; }]],
+[[pthread_t t;
+  if (pthread_create(&t, 0, f, 0) == 0) pthread_join(t, 0);]])],
+    [hw_cv_prog_cc_pthread=${hw_flag:-none needed}; break])
+done
+LIBS=$hw_save_LIBS])
+AS_CASE([$hw_cv_prog_cc_pthread],
+  ["none needed"], [HW_PTHREAD=],
+  [no], [HW_PTHREAD=-DHWPROBE_NO_THREADS],
+  [HW_PTHREAD=$hw_cv_prog_cc_pthread])
+AC_SUBST([HW_PTHREAD])
 ])
