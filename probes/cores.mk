@@ -8,7 +8,6 @@ probe_sources += probes/cores.c probes/bandwidth.c probes/sched.c \
 	probes/icache.c probes/unified.c probes/locality.c
 probe_programs += probes/cores probes/bandwidth probes/sched probes/icache \
 	probes/unified probes/locality
-macro_sources += m4/src/hw_cores.m4
 
 probes_cores_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_cores_LDADD = $(probe_ldadd) $(HW_PTHREAD)

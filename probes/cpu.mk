@@ -4,7 +4,6 @@ probe_lib_sources += probes/lib/kernel.h probes/lib/kernel.c \
 	probes/lib/ops_kernel.h probes/lib/regs_kernel.h
 probe_sources += probes/ops.c probes/regs.c probes/vec.c
 probe_programs += probes/ops probes/regs probes/vec
-macro_sources += m4/src/hw_cpu.m4
 probes_ops_LDADD = $(probe_ldadd)
 probes_regs_LDADD = $(probe_ldadd)
 probes_vec_LDADD = $(probe_ldadd)

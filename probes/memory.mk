@@ -3,7 +3,6 @@ probe_lib_sources += probes/lib/chain.h probes/lib/chain.c \
 	probes/lib/memory.h probes/lib/memory.c
 probe_sources += probes/l1d.c
 probe_programs += probes/l1d
-macro_sources += m4/src/hw_memory.m4
 probes_l1d_LDADD = $(probe_ldadd)
 
 memory_tests = tests/l1d.test tests/os-cache.sh

@@ -1,49 +1,370 @@
-# hw_runner.m4 - build, run and validate hwparams probes; keep provenance.
+# hw_runner.m4 - how a declared value becomes a line of hwparams.h.
 #
-# The machinery behind every HW_PROBE_* family.  A family declares its
-# values with _HW_VALUE, then runs its probe with _HW_RUN, which builds the
-# probe with the user's $CC $CFLAGS, runs it under a time budget, accepts
-# only well-formed "key=value" numbers within the declared bounds, and
-# settles each value as measured, preset, installed or fallback.
+# The machinery behind every _HW_VALUE in ax_hwparams.m4.  From top to
+# bottom, it is the path of one value:
+#   _HW_VALUE        records the declaration (m4 time);
+#   _HW_RUN          forgets another machine's cached values, runs the
+#                    probe (hw_fn_run_probe: build with the user's $CC
+#                    $CFLAGS, run under a time budget, accept only
+#                    well-formed "key=value" numbers), then settles each
+#                    value (hw_fn_settle): preset or cached, else
+#                    measured, installed or fallback, validated; the
+#                    hw_fn_* shell functions follow it;
+#   _HW_EXPORT       passes a value on to the later probes;
+#   _HW_FINISH       writes the header from templates/hwparams.h.in,
+#                    one _HW_BLOCK per value, and hwparams.pc's variables.
+# _HW_INIT, which chooses the mode and records the machine, comes last.
 #
-# Conventions, for a value named KEY (lower case, e.g. cpu_mhz):
+# For a value declared as HW_KEY (KEY in lower case below, e.g. cpu_mhz):
 #   hw_cv_KEY         the value (cache variable; a user may preset it);
 #                     "none" for a value that was looked for and not found
 #   hw_cv_KEY_origin  "KIND VALUE": how the cached value was obtained; a
 #                     value that does not match its origin was preset
-#   HW_KEY            the macro in the header (upper case)
-#   KEY               the variable in hwparams.pc
+#   hw_cv_KEY_note    why, for a fallback or a withheld value (cached so
+#                     that a -C run writes the same header)
+#   hw_kind_KEY       measured, preset, installed or fallback (this run)
+#   KEY               the key the probe prints, the hwparams.pc variable
+#
+# Why not AC_CACHE_CHECK for the values: one probe run fills several
+# cache variables, and Autoconf's cache cannot tell a preset from a value
+# it cached itself (AC_CACHE_VAL says "(cached)" for both), while the
+# header must label presets and HW_PARAMS_MEASURED must count them; hence
+# the _origin variable beside each value.
 
-# _HW_VALUE(KEY, TYPE, MIN, MAX, FALLBACK, GROUP, DESCRIPTION)
-# ------------------------------------------------------------
-# Declare a value.  TYPE is int or dec.  MIN and MAX bound both measured
-# and preset values.  FALLBACK is the conservative value used when nothing
-# better is known, or "none" to leave the macro undefined.  GROUP places it
-# in the header (clock, caches, tlb, memory, registers, operations, cores).
-# DESCRIPTION (meaning and unit) is both the configure message and the
-# header comment, so it must not contain quotes.
+# _HW_VALUE(MACRO, PROBE, TYPE, MIN, MAX, FALLBACK, UNIT, GROUP, DESCRIPTION)
+# ----------------------------------------------------------------------------
+# Declare a value; ax_hwparams.m4 says what each argument means.  The
+# DESCRIPTION, with ", in UNIT" unless the unit is a count, a 0 or 1, a
+# ratio or a rate per cycle, is both the configure message and the header
+# comment, so it must not contain quotes.
 m4_define([_HW_VALUE],
-[m4_define([_HW_ARGS_$1], [[$2] [$3] [$4] [$5]])dnl
-m4_define([_HW_DESC_$1], [$7])dnl
-m4_append_uniq_w([_HW_GROUP_$6], [$1])dnl
-m4_append_uniq_w([_HW_KEYS], [$1])])
+[m4_bmatch([$1], [^HW_[A-Z0-9_]+$], [],
+  [m4_fatal([_HW_VALUE: $1 is not a name HW_...])])dnl
+m4_ifdef([_HW_ARGS_]_HW_KEY([$1]),
+  [m4_fatal([_HW_VALUE: $1 is declared twice])])dnl
+m4_define([_HW_NAME_]_HW_KEY([$1]), [$1])dnl
+m4_define([_HW_ARGS_]_HW_KEY([$1]), [[$3] [$4] [$5] [$6]])dnl
+m4_define([_HW_DESC_]_HW_KEY([$1]),
+  [$9]m4_case([$7], [count], [], [0 or 1], [], [ratio], [], [per cycle], [],
+    [[, in $7]]))dnl
+m4_append_uniq_w([_HW_GROUP_$8], _HW_KEY([$1]))dnl
+m4_append_uniq_w([_HW_KEYS], _HW_KEY([$1]))dnl
+m4_append([_HW_PROBE_KEYS_$2], _HW_KEY([$1]), [ ])])
 
-# _HW_RUN(PROBE, KEYS, BUDGET, [ARGS], [BUILD-FLAGS])
-# ---------------------------------------------------
-# Run probes/PROBE.c for the whitespace-separated KEYS (declared with
-# _HW_VALUE), giving it BUDGET (whole) seconds and extra ARGS, unless every KEY is
-# already known; then settle each KEY.  BUILD-FLAGS are added to this
-# probe's compile-and-link command only (e.g. the thread flag), since every
-# probe is linked with the whole library.
+# _HW_KEY(MACRO)
+# --------------
+# The key of a value: its macro in lower case without HW_.
+m4_define([_HW_KEY], [m4_tolower(m4_bpatsubst([$1], [^HW_]))])
+
+# _HW_RUN(PROBE, BUDGET, [ARGS], [BUILD-FLAGS])
+# ---------------------------------------------
+# Run probes/PROBE.c for the values declared with it, giving it BUDGET
+# (whole) seconds and extra ARGS, unless every one is already known; then
+# settle each.  BUILD-FLAGS are added to this probe's compile-and-link
+# command only (e.g. the thread flag), since every probe is linked with
+# the whole library.
 m4_define([_HW_RUN],
 [AC_REQUIRE([_HW_INIT])dnl
-hw_fn_forget_other_machine "$2"
+m4_ifdef([_HW_PROBE_KEYS_$1], [],
+  [m4_fatal([_HW_RUN: no value is declared with probe $1])])dnl
+_HW_RUN_KEYS([$1], m4_defn([_HW_PROBE_KEYS_$1]), [$2], [$3], [$4])])
+m4_define([_HW_RUN_KEYS],
+[hw_fn_forget_other_machine "$2"
 hw_probe_flags="$5"
 hw_fn_run_probe $1 "$2" $3 $4
 m4_foreach_w([_hw_key], [$2],
 [hw_fn_settle _hw_key m4_indir([_HW_ARGS_]_hw_key) dnl
 "m4_defn([_HW_DESC_]_hw_key)"
 ])])
+
+# _HW_SHELL_FNS
+# -------------
+# The runner's steps as shell functions rather than macros, so that
+# configure stays small however many values are declared.  The probe
+# sources are written by _HW_WRITE_SOURCES, which build-aux/gen-ax-hwparams
+# generates from probes/ into the installed macro.
+AC_DEFUN([_HW_SHELL_FNS],
+[AS_REQUIRE_SHELL_FN([hw_fn_now], [AS_FUNCTION_DESCRIBE([hw_fn_now], [],
+  [Print the time in seconds, with a fraction where date(1) has one.])],
+[hw_now=`date +%s.%N 2>/dev/null`
+  AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])
+  echo "$hw_now"])
+AS_REQUIRE_SHELL_FN([hw_fn_machine],
+  [AS_FUNCTION_DESCRIBE([hw_fn_machine], [],
+    [Print what identifies this machine: the architecture, the first
+     CPU's vendor, family, model and stepping as the OS describes them
+     (x86 and Arm on Linux), and how many CPUs this process may use.])],
+[hw_arch=`uname -m 2>/dev/null` || hw_arch=
+  hw_cpu=
+  AS_IF([test -r /proc/cpuinfo],
+    [hw_cpu=`$AWK '/^$/ { exit }
+      { k = $[0]; sub(/[[ \t]]*:.*/, "", k); v = $[0]; sub(/^[[^:]]*:[[ \t]]*/, "", v) }
+      k == "vendor_id" || k == "CPU implementer" { id = id " " v }
+      k == "cpu family" { id = id " family " v }
+      k == "model" { id = id " model " v }
+      k == "stepping" { id = id " stepping " v }
+      k == "CPU variant" { id = id " variant " v }
+      k == "CPU part" { id = id " part " v }
+      k == "CPU revision" { id = id " revision " v }
+      END { print id }' /proc/cpuinfo 2>/dev/null`])
+  hw_ncpu=`nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null`
+  echo "${hw_arch:-unknown}$hw_cpu, ${hw_ncpu:-unknown} usable CPUs"])
+AS_REQUIRE_SHELL_FN([hw_fn_forget_other_machine],
+  [AS_FUNCTION_DESCRIBE([hw_fn_forget_other_machine], [KEYS],
+    [Forget the cached (not preset) value of each of KEYS (a list) when
+     the cache was written on another machine than this one, so that
+     it is obtained again; say so once.])],
+[AS_IF([test "x$hw_cached_machine" = "x$hw_cv_machine"], [return 0])
+  for hw_key in $[1]; do
+    eval "hw_val=\${hw_cv_$hw_key-} hw_origin=\${hw_cv_${hw_key}_origin-}"
+    AS_CASE([$hw_origin], [*" $hw_val"], [], [continue])
+    AS_IF([test -z "$hw_forgot"],
+      [hw_forgot=yes
+       AC_MSG_NOTICE([hwparams: the cached values (config.cache or config.site) were measured on ${hw_cached_machine:-an unrecorded machine}; this is $hw_cv_machine: obtaining them again (preset values stand)])])
+    AS_UNSET([hw_cv_$hw_key])
+    AS_UNSET([hw_cv_${hw_key}_origin])
+    AS_UNSET([hw_cv_${hw_key}_note])
+  done])
+AS_REQUIRE_SHELL_FN([hw_fn_valid],
+  [AS_FUNCTION_DESCRIBE([hw_fn_valid], [VALUE TYPE MIN MAX],
+    [Succeed when VALUE is a TYPE (int or dec) number within MIN..MAX.])],
+[$AWK -v v="$[1]" -v t="$[2]" -v lo="$[3]" -v hi="$[4]" 'BEGIN {
+    pat = (t == "int") ? "^[[0-9]]+$" : "^[[0-9]]+([[.]][[0-9]]+)?$"
+    if (v !~ pat || length(v) > 15) exit 1
+    exit (v + 0 < lo + 0 || v + 0 > hi + 0) ? 1 : 0 }'])
+AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
+  [AS_FUNCTION_DESCRIBE([hw_fn_build_probe], [PROBE],
+    [Build PROBE from the embedded sources, adding $hw_probe_flags;
+     fail with a reason in hw_why.])],
+[hw_fn_build_lib || return 1
+  hw_inject_flags=
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:build "*],
+    [hw_inject_flags=-DHWPROBE_INJECT_BUILD_ERROR])
+  hw_src=$hw_probe_dir/$[1].c
+  # The object compiled ahead (hw_fn_build_lib) serves unless this build
+  # changes what is compiled: a fault injected, a macro defined.
+  AS_CASE([$hw_inject_flags:$hw_probe_flags],
+    [:|:-pthread|:-lpthread|:-g0],
+      [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
+  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
+  AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
+  AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
+  hw_why="does not build with $CC $CFLAGS (see config.log)"
+  return 1])
+AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
+  [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
+    [Write the embedded probe sources, compile the probe library once,
+     and compile the probes ahead of their turns.])],
+[AS_IF([test -f $hw_probe_dir/lib.ok], [return 0])
+  AS_IF([test -f $hw_probe_dir/lib.failed],
+    [hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
+     return 1])
+  rm -rf $hw_probe_dir
+  AS_MKDIR_P([$hw_probe_dir/lib])
+  _HW_WRITE_SOURCES([$hw_probe_dir])
+  for hw_src in $hw_probe_dir/lib/*.c; do
+    hw_cmd="$CC $CPPFLAGS $CFLAGS -c -o ${hw_src%.c}.$ac_objext $hw_src"
+    AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
+    AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [],
+      [: >$hw_probe_dir/lib.failed
+       hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
+       return 1])
+  done
+  # Then every probe, in two lanes of compilers, before the first is
+  # timed: compiling is half of configure's time, and a compiler running
+  # beside a timing would disturb it.  A probe that fails here is compiled
+  # again at its turn, where config.log gets the errors.
+  hw_lane1= hw_lane2= hw_lane=1
+  for hw_src in $hw_probe_dir/*.c; do
+    eval "hw_lane$hw_lane=\"\$hw_lane$hw_lane \$hw_src\""
+    hw_lane=`expr 3 - $hw_lane`
+  done
+  AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $CFLAGS -c"]) >&AS_MESSAGE_LOG_FD
+  for hw_lane in "$hw_lane1" "$hw_lane2"; do
+    (for hw_src in $hw_lane; do
+       hw_cmd="$CC $CPPFLAGS $CFLAGS -c -o ${hw_src%.c}.$ac_objext $hw_src"
+       eval "$hw_cmd" >/dev/null 2>&1 || rm -f "${hw_src%.c}.$ac_objext"
+     done) &
+  done
+  wait
+  : >$hw_probe_dir/lib.ok])
+AS_REQUIRE_SHELL_FN([hw_fn_exec],
+  [AS_FUNCTION_DESCRIBE([hw_fn_exec], [SECONDS COMMAND...],
+    [Run COMMAND; kill it after SECONDS.  Exit status 124 means killed.])],
+[hw_limit=$[1]; shift
+  AS_IF([(timeout 10 true) >/dev/null 2>&1],
+    [timeout -k 1 $hw_limit "$[@]"
+     return $?])
+  # No timeout(1): a watchdog that cannot hold our output open.
+  "$[@]" &
+  hw_pid=$!
+  (sleep $hw_limit; kill -9 $hw_pid) >/dev/null 2>&1 &
+  hw_dog=$!
+  wait $hw_pid
+  hw_status=$?
+  # A watchdog still asleep did not fire: the status is the probe's own.
+  AS_IF([kill -0 $hw_dog 2>/dev/null],
+    [kill $hw_dog >/dev/null 2>&1],
+    [test $hw_status -ge 128 && hw_status=124])
+  return $hw_status])
+AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
+  [AS_FUNCTION_DESCRIBE([hw_fn_run_probe], [PROBE KEYS BUDGET ARGS...],
+    [Unless every KEY is known, build and run PROBE under BUDGET seconds
+     and leave each KEY it printed in hw_m_KEY, or its reason for leaving
+     it out in hw_absent_KEY; else say why in hw_why.  A KEY left out
+     without a reason is named in hw_unexplained and warned about.])],
+[hw_probe=$[1] hw_keys=$[2] hw_budget=$[3]; shift; shift; shift
+  hw_why= hw_unexplained=
+  for hw_key in $hw_keys; do
+    eval "hw_m_$hw_key= hw_absent_$hw_key= hw_said_$hw_key="
+  done
+  hw_need=no
+  for hw_key in $hw_keys; do
+    AS_VAR_SET_IF([hw_cv_$hw_key], [], [hw_need=yes])
+  done
+  AS_IF([test $hw_need = no || test $hw_mode != measure], [return 0])
+  AS_IF([test -n "${HWPARAMS_PROBES+set}"],
+    [AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_probe "*], [],
+      [hw_why="probe $hw_probe not selected by HWPARAMS_PROBES"
+       AC_MSG_NOTICE([$hw_why])
+       return 0])])
+  AS_ECHO_N(["running probe $hw_probe... "]) >&AS_MESSAGE_FD
+  rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err
+  hw_t0=`hw_fn_now`
+  AS_IF([hw_fn_build_probe $hw_probe], [hw_fn_probe_exec "$[@]"])
+  hw_t1=`hw_fn_now`
+  hw_probe_seconds=`$AWK -v a=$hw_probe_seconds -v b=$hw_t0 -v c=$hw_t1 \
+    'BEGIN { printf "%.2f", a + c - b }'`
+  hw_probes_run="$hw_probes_run $hw_probe"
+  AS_IF([test -z "$hw_why"],
+    [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
+    [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
+     AC_MSG_WARN([probe $hw_probe: $hw_why; using fallbacks for: $hw_keys])
+     hw_why="probe $hw_probe $hw_why"])
+  for hw_key in $hw_unexplained; do
+    AC_MSG_WARN([probe $hw_probe printed no $hw_key and gave no reason; using its fallback])
+  done])
+AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
+  [AS_FUNCTION_DESCRIBE([hw_fn_probe_exec], [ARGS...],
+    [Run the built $hw_probe, parse its output or set hw_why.])],
+[hw_inject=
+  AS_CASE([" $HWPARAMS_INJECT "],
+    [*" $hw_probe:crash "*], [hw_inject=crash],
+    [*" $hw_probe:hang "*], [hw_inject=hang],
+    [*" $hw_probe:garbage "*], [hw_inject=garbage],
+    [*" $hw_probe:absent "*], [hw_inject=absent])
+  # The probe's dump (-d), stdout and stderr stay in the build tree, for
+  # a bug report: PROBE.txt, PROBE.out and PROBE.err.
+  AS_MKDIR_P([$hw_dump_dir])
+  hw_dump=$hw_dump_dir/$hw_probe
+  hw_out=$hw_dump.out hw_err=$hw_dump.err
+  # The probe stops itself at its budget; the kill is for a probe that
+  # hangs, with room for a loaded machine.
+  hw_limit=`expr $hw_budget \* 3 + 2`
+  AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt $hw_probe_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
+  HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
+    $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
+    $hw_probe_inputs "$[@]" >$hw_out 2>$hw_err
+  hw_status=$?
+  # Faults of the output itself, which the runner must catch: a key left
+  # out without a reason (drop), a key nobody asked for (extra).
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:drop "*],
+    [sed 1d $hw_out >$hw_out.tmp && mv -f $hw_out.tmp $hw_out])
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:extra "*],
+    [echo injected_extra=1 >>$hw_out])
+  sed "s/^/$hw_probe: /" $hw_err $hw_out >&AS_MESSAGE_LOG_FD
+  AS_ECHO(["$as_me: $hw_probe exited with status $hw_status"]) >&AS_MESSAGE_LOG_FD
+  AS_CASE([$hw_status],
+    [0], [hw_fn_parse_output],
+    [77], [hw_why="cannot measure here: `sed -n '$s/^[[^:]]*: cannot measure here: //p' $hw_err`"],
+    [124|137], [hw_why="hung, killed after $hw_limit s"],
+    [12[[89]]|1[[3-9]][[0-9]]|2[[0-9]][[0-9]]],
+      [hw_why="crashed (signal `expr $hw_status - 128`, see config.log)"],
+    [hw_why="failed (exit status $hw_status, see config.log)"])])
+AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
+  [AS_FUNCTION_DESCRIBE([hw_fn_parse_output], [],
+    [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked
+     for with the reasons given on stderr for those left out and the
+     notes for those printed (how many readings agree), and name those
+     left out without a reason in hw_unexplained.])],
+[AS_IF([grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out >/dev/null],
+    [hw_why="printed malformed output: `grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out | sed 1q`"
+     return 1])
+  for hw_key in $hw_keys; do
+    hw_val=`sed -n "s/^$hw_key=//p" $hw_out | sed 1q`
+    hw_absent=`sed -n "s/^[[^:]]*: no $hw_key: //p" $hw_err | sed 1q`
+    hw_said=`sed -n "s/^[[^:]]*: note $hw_key: //p" $hw_err | sed 1q`
+    test -n "$hw_val$hw_absent" || hw_unexplained="$hw_unexplained $hw_key"
+    eval "hw_m_$hw_key=\$hw_val hw_absent_$hw_key=\$hw_absent hw_said_$hw_key=\$hw_said"
+  done
+  # A key nobody asked for is not used; config.log says so, since it is
+  # a value no macro declares (tests/keys.test makes that an error).
+  hw_asked=" `echo $hw_keys` "
+  hw_extra=`$AWK -v asked="$hw_asked" '{ sub(/=.*/, "")
+    if (!match(asked, " " $[0] " ")) printf " %s", $[0] }' $hw_out`
+  test -z "$hw_extra" ||
+    AS_ECHO(["$hw_probe printed values nobody asked for, not used:$hw_extra"]) >&AS_MESSAGE_LOG_FD])
+AS_REQUIRE_SHELL_FN([hw_fn_settle],
+  [AS_FUNCTION_DESCRIBE([hw_fn_settle], [KEY TYPE MIN MAX FALLBACK DESCRIPTION],
+    [Settle hw_cv_KEY: preset or cached, else measured, installed or fallback.])],
+[AC_MSG_CHECKING([$[6]])
+  AS_VAR_SET_IF([hw_cv_$[1]], [hw_fn_known "$[@]"], [hw_fn_obtain "$[@]"])
+  eval "hw_val=\$hw_cv_$[1] hw_kind=\$hw_kind_$[1] hw_note=\${hw_note_$[1]-}"
+  AC_MSG_RESULT([$hw_val ($hw_kind${hw_note:+: $hw_note})])])
+AS_REQUIRE_SHELL_FN([hw_fn_known],
+  [AS_FUNCTION_DESCRIBE([hw_fn_known], [KEY TYPE MIN MAX FALLBACK],
+    [hw_cv_KEY was set before: tell a cached result from a preset; validate.])],
+[eval "hw_val=\$hw_cv_$[1] hw_origin=\${hw_cv_$[1]_origin-}"
+  AS_CASE([$hw_origin],
+    ["measured $hw_val"|"fallback $hw_val"|"installed $hw_val"],
+      [hw_kind=${hw_origin%% *}
+       eval "hw_note_$[1]=\${hw_cv_$[1]_note-}"
+       AS_ECHO_N(["(cached) "]) >&AS_MESSAGE_FD],
+    [hw_kind=preset
+     AS_IF([test "x$hw_val" = xnone && test "x$[5]" = xnone], [],
+       [hw_fn_valid "$hw_val" $[2] $[3] $[4]], [],
+       [AS_IF([test $[2] = int], [hw_what="an integer"],
+          [hw_what="a decimal number"])
+        AS_IF([test "x$[5]" = xnone], [hw_what="$hw_what or none"])
+        AC_MSG_RESULT([invalid])
+        AC_MSG_ERROR([invalid preset hw_cv_$[1]='$hw_val': expected $hw_what from $[3] to $[4]])])])
+  eval "hw_kind_$[1]=\$hw_kind"
+  AS_IF([test $hw_kind = fallback],
+    [hw_fallback_keys="$hw_fallback_keys $[1]"])])
+AS_REQUIRE_SHELL_FN([hw_fn_obtain],
+  [AS_FUNCTION_DESCRIBE([hw_fn_obtain], [KEY TYPE MIN MAX FALLBACK],
+    [Set hw_cv_KEY from the probe, the installed hwparams or the fallback.])],
+[hw_absent= hw_said=
+  AS_CASE([$hw_mode],
+    [installed], [hw_val=`$PKG_CONFIG --variable=$[1] hwparams`
+                  hw_kind=installed],
+    [measure], [eval "hw_val=\$hw_m_$[1] hw_absent=\${hw_absent_$[1]-}"
+                eval "hw_said=\${hw_said_$[1]-}"
+                hw_kind=measured],
+    [hw_val= hw_kind=fallback])
+  hw_note=
+  AS_IF([test $hw_kind = fallback || test -n "$hw_why"],
+    [hw_val=$[5] hw_kind=fallback hw_note=${hw_why:-$hw_fallback_why}],
+    [test $hw_kind = measured && test -z "$hw_val$hw_absent"],
+    [hw_val=$[5] hw_kind=fallback
+     hw_note="probe $hw_probe printed no $[1] and gave no reason"],
+    [test -z "$hw_val" && test "x$[5]" = xnone],
+    [hw_val=none hw_note=$hw_absent],
+    [test $hw_kind = measured && test -z "$hw_val"],
+    [hw_val=$[5] hw_kind=fallback
+     hw_note="probe $hw_probe withheld it: $hw_absent"],
+    [test "x$hw_val" = xnone && test $hw_kind = installed], [],
+    [hw_fn_valid "$hw_val" $[2] $[3] $[4]],
+    [test $hw_kind = measured && hw_note=$hw_said],
+    [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])
+     # Assignments run left to right: the note names the rejected value.
+     hw_note="invalid $hw_kind value $hw_val" hw_val=$[5] hw_kind=fallback])
+  AS_IF([test $hw_kind = fallback],
+    [hw_fallback_keys="$hw_fallback_keys $[1]"])
+  eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\""
+  # The note is cached too, so that a -C run writes the same header.
+  eval "hw_kind_$[1]=\$hw_kind hw_note_$[1]=\$hw_note hw_cv_$[1]_note=\$hw_note"])
+])
 
 # _HW_EXPORT(KEY)
 # ---------------
@@ -53,6 +374,144 @@ m4_foreach_w([_hw_key], [$2],
 m4_define([_HW_EXPORT],
 [AS_CASE([$hw_kind_$1:$hw_cv_$1], [fallback:*|*:none], [],
   [hw_probe_inputs="$hw_probe_inputs $1=$hw_cv_$1"])])
+
+# _HW_FINISH(HEADER)
+# ------------------
+# After every family has run: decide HW_PARAMS_MEASURED, say what was
+# measured and what was not, render HEADER from the embedded template and
+# have config.status write it; substitute HW_PC_VARIABLES.
+m4_define([_HW_FINISH],
+[hw_params_measured=1 hw_n_measured=0 hw_n_preset=0 hw_n_installed=0
+hw_n_fallback=0
+m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
+[AS_CASE([$hw_kind_[]_hw_key], [measured], [], [hw_params_measured=0])
+eval "hw_n_$hw_kind_[]_hw_key=\`expr \$hw_n_$hw_kind_[]_hw_key + 1\`"
+])dnl
+AS_IF([test -n "$hw_fallback_keys"],
+  [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
+rm -rf $hw_probe_dir
+# The summary comes last, where it is read.
+AC_CONFIG_COMMANDS_POST(
+[AC_MSG_NOTICE([hwparams ($hw_mode mode): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
+AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
+AS_IF([test -n "$hw_fallback_keys"],
+  [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
+_HW_SUMMARY
+AS_IF([test -d "$hw_dump_dir"],
+  [hw_dump_path=`pwd`/$hw_dump_dir
+   AC_MSG_NOTICE([hwparams: each probe's output and raw curve are in $hw_dump_path (attach them to a bug report)])])])
+_HW_RENDER_HEADER
+_HW_PC_VARIABLES
+AC_CONFIG_COMMANDS([$1],
+[hw_tmp="$ac_file.tmp$$"
+printf '%s\n' "$hw_header_text" >"$hw_tmp"
+AS_IF([cmp -s "$hw_tmp" "$ac_file"],
+  [AC_MSG_NOTICE([$ac_file is unchanged])
+   rm -f "$hw_tmp"],
+  [mv -f "$hw_tmp" "$ac_file"])],
+[hw_header_text='$hw_header_quoted'])
+])
+
+# _HW_SUMMARY
+# -----------
+# The main values in a short table, so that nobody scrolls back through
+# a hundred lines: clock, each cache level, memory, TLB, registers,
+# vectors, cores, bandwidth.  "-" is a value not found or not declared.
+# (The shell functions are defined here, not with AS_REQUIRE_SHELL_FN:
+# they run once, in config.status's post-commands.)
+m4_define([_HW_SUMMARY],
+[hw_fn_cell () { eval "hw_cell=\${hw_cv_$[1]-none}"
+  test "x$hw_cell" = xnone && hw_cell=-; }
+hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
+  for hw_k; do hw_fn_cell $hw_k; hw_row="$hw_row $hw_cell"; done
+  printf "  %-9s $hw_fmt\n" "$hw_label" $hw_row; }
+{ echo "hwparams: the main values (details in the header and config.log):"
+  hw_fn_row "%s MHz" clock cpu_mhz
+  hw_fn_row "%s B effective (%s B, %s-way), line %s B, %s cycles" L1D \
+    l1d_effective_bytes l1d_bytes l1d_assoc l1d_line_bytes l1d_latency_cycles
+  hw_fn_row "%s B effective, line %s B, %s cycles" L2 \
+    l2_effective_bytes l2_line_bytes l2_latency_cycles
+  hw_fn_row "%s B effective, line %s B, %s cycles" L3 \
+    l3_effective_bytes l3_line_bytes l3_latency_cycles
+  hw_fn_row "%s ns, %s cycles" memory mem_latency_ns mem_latency_cycles
+  hw_fn_row "%s B of code before fetch slows" L1I l1i_effective_bytes
+  hw_fn_row "%s B pages, %s levels: %s and %s entries" TLB \
+    page_bytes tlb_levels tlb1_entries tlb2_entries
+  hw_fn_row "int %s, float %s, double %s, vector %s" registers \
+    int_regs fp32_regs fp64_regs vec_regs
+  hw_fn_row "%s B at full rate" vectors vec_bytes
+  hw_fn_row "%s CPUs, %s cores, %s threads a core" cores cpus cores smt
+  hw_fn_row "%s MB/s one thread, %s MB/s all" bandwidth \
+    mem_bandwidth_mbps mem_bandwidth_all_mbps
+} | tee -a config.log >&AS_MESSAGE_FD
+])
+
+# _HW_BLOCK(KEY)
+# --------------
+# Print the header lines of one value: its comment, then its definition,
+# guarded so that -DHW_... on the command line wins.
+# (The # of the C lines is a quadrigraph: m4 would take it for a comment.)
+m4_define([_HW_BLOCK],
+[_HW_BLOCK_LINES(m4_defn([_HW_NAME_$1]), [$1], m4_defn([_HW_DESC_$1]))])
+m4_define([_HW_BLOCK_LINES],
+[hw_val=$hw_cv_$2 hw_kind=$hw_kind_$2${hw_note_$2:+: $hw_note_$2}
+AS_IF([test "x$hw_val" = xnone],
+  [echo "/* $1: $3; not found ($hw_kind). */"],
+  [echo "/* $3; $hw_kind. */"
+   echo "@%:@ifndef $1"
+   echo "@%:@ define $1 $hw_val"
+   echo "@%:@endif"])
+])
+
+# _HW_RENDER_HEADER
+# -----------------
+# Fill the embedded template (templates/hwparams.h.in): each line
+# @HW_GROUP_NAME@ becomes the blocks of that group's values, in the order
+# the families declared them.
+m4_define([_HW_RENDER_HEADER],
+[_HW_WRITE_TEMPLATE([conftest.hwt])
+while IFS= read -r hw_line; do
+  case $hw_line in
+m4_foreach_w([_hw_group], [clock caches tlb memory registers operations cores],
+[  @HW_GROUP_[]m4_toupper(_hw_group)@)
+m4_ifdef([_HW_GROUP_]_hw_group,
+[m4_foreach_w([_hw_key], m4_defn([_HW_GROUP_]_hw_group), [_HW_BLOCK(_hw_key)])],
+[    echo "/* (none measured by this version) */"
+])dnl
+    ;;
+])dnl
+  @HW_PARAMS_INFO@)
+    echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode.  HW_PARAMS_MEASURED is 1 when"
+    echo " * every value below was measured here (one withheld with its reason"
+    echo " * counts), 0 when any is preset, installed or a fallback. */"
+    echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
+    echo "@%:@ifndef HW_PARAMS_MEASURED"
+    echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
+    echo "@%:@endif" ;;
+  *@HW_MACHINE@*)
+    printf '%s\n' "${hw_line%%@HW_MACHINE@*}$hw_cv_machine$hw_machine_note${hw_line#*@HW_MACHINE@}" ;;
+  *) printf '%s\n' "$hw_line" ;;
+  esac
+done <conftest.hwt >conftest.hwh
+hw_header_text=`cat conftest.hwh`
+# config.status gets the text inside single quotes: ' becomes '\''.
+hw_header_quoted=$(sed 's/'"'"'/&\\&&/g' conftest.hwh)
+rm -f conftest.hwt conftest.hwh
+])
+
+# _HW_PC_VARIABLES
+# ----------------
+# HW_PC_VARIABLES: one "key=value" line per value found, for hwparams.pc.
+m4_define([_HW_PC_VARIABLES],
+[HW_PC_VARIABLES="measured=$hw_params_measured
+machine=$hw_cv_machine"
+m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
+[AS_IF([test "x$hw_cv_[]_hw_key" != xnone],
+  [HW_PC_VARIABLES="$HW_PC_VARIABLES
+_hw_key=$hw_cv_[]_hw_key"])
+])dnl
+AC_SUBST([HW_PC_VARIABLES])
+])
 
 # _HW_INIT
 # --------
@@ -64,9 +523,8 @@ AC_REQUIRE([_HW_SHELL_FNS])dnl
 AC_ARG_WITH([hwparams],
   [AS_HELP_STRING([--with-hwparams=MODE],
     [how to obtain hardware parameters: "measure" runs small benchmarks on
-     this machine (default; about 20 s, one at a time, the largest using
-     512 MiB of memory, or a quarter of it on a small machine, and the
-     bandwidth probe 256 MiB-1 GiB); "installed" reads an installed
+     this machine, one at a time (default; the time and memory of each are
+     listed in ax_hwparams.m4); "installed" reads an installed
      hwparams through pkg-config; "portable" probes nothing and uses
      conservative values, for binaries that run elsewhere.  Any value can be
      preset as a cache variable, e.g. hw_cv_cpu_mhz=3000.  Each probe's
@@ -105,6 +563,8 @@ AS_CASE([$hw_mode],
 # machine a loaded cache or config.site recorded in hw_cached_machine, so
 # that _HW_RUN obtains again the cached values from another machine.  The
 # OS's description is the right source for identity, not for values.
+# Not AC_CACHE_CHECK: the machine is found afresh on every run, since
+# comparing it with the cached one is the point.
 m4_define([_HW_MACHINE],
 [AC_MSG_CHECKING([which machine this is])
 hw_cached_machine=${hw_cv_machine-}
@@ -135,4 +595,30 @@ hw_installed_machine=`$PKG_CONFIG --variable=machine hwparams`
 hw_machine_note="; values installed, measured on ${hw_installed_machine:-an unrecorded machine}"
 AS_IF([test "x$hw_installed_machine" != "x$hw_cv_machine"],
   [AC_MSG_WARN([the installed hwparams was measured on ${hw_installed_machine:-a machine it does not record}; this is $hw_cv_machine: its values may not fit (--with-hwparams=measure measures here)])])
+])
+
+# _HW_PTHREAD_FLAGS
+# -----------------
+# The flag that builds and links a program using POSIX threads with $CC:
+# -pthread where the compiler knows it (it also sets the right macros),
+# nothing where threads are in libc, -lpthread on old systems.  "no" when
+# none works; the threaded probes then fall back.
+AC_DEFUN([_HW_PTHREAD_FLAGS],
+[AC_CACHE_CHECK([how to build probes with POSIX threads], [hw_cv_prog_cc_pthread],
+[hw_cv_prog_cc_pthread=no
+hw_save_LIBS=$LIBS
+for hw_flag in -pthread '' -lpthread; do
+  LIBS="$hw_save_LIBS $hw_flag"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <pthread.h>
+static void *f(void *p) { return p; }]],
+[[pthread_t t;
+  if (pthread_create(&t, 0, f, 0) == 0) pthread_join(t, 0);]])],
+    [hw_cv_prog_cc_pthread=${hw_flag:-none needed}; break])
+done
+LIBS=$hw_save_LIBS])
+AS_CASE([$hw_cv_prog_cc_pthread],
+  ["none needed"], [HW_PTHREAD=],
+  [no], [HW_PTHREAD=-DHWPROBE_NO_THREADS],
+  [HW_PTHREAD=$hw_cv_prog_cc_pthread])
+AC_SUBST([HW_PTHREAD])
 ])
