@@ -235,18 +235,83 @@ static int first_shared(long found, const double *same, double t1)
     return found > 0 && t1 > 0.0 && same[0] <= t1 * SAME_STEP;
 }
 
-int main(int argc, char **argv)
+/* The TLB's levels, read at the page the stride curve's knee gives.  A
+ * knee past the page (a last TLB level about as large as the string, its
+ * sets thinned by power-of-two strides) fails the first-step check; a
+ * knee below it would pass, so the one other candidate is half the knee,
+ * swept again.  It stands only if T(1,k)'s first step stays where it was:
+ * had the knee been the page, half of it would put two blocks in a page
+ * and double the blocks the first level holds.  Returns the page that
+ * stands, 0 with *why when none does, or -1 when the recording has no
+ * sweeps; same[] and *found are the steps read at it. */
+static long settle_page(size_t line, size_t page, double *same, long *found,
+                        const char **why)
 {
     static const char *const at_knee[2] = { "T(1,k):", "T(2,k):" };
     static const char *const at_half[2] = { "T(1,k) at half the knee:",
                                             "T(2,k) at half the knee:" };
+    double t1, t1_half;
+    long again;
+    *found = steps_at(line, page, at_knee, same, &t1);
+    if (*found < 0)
+        return -1;
+    if (first_shared(*found, same, t1))
+        return (long)page;
+    *why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee do not "
+           "share their first step";
+    if (page / 2 < MIN_STRIDE)
+        return 0;
+    hwp_log("the sweeps at %zu do not share their first step: sweeping at "
+            "%zu", page, page / 2);
+    again = steps_at(line, page / 2, at_half, same, &t1_half);
+    if (again < 0)
+        *why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee do "
+               "not share their first step (none at half of it in the "
+               "recording)";
+    else if (!first_shared(again, same, t1_half))
+        *why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee, and "
+               "at half of it, do not share their first step";
+    else if (t1_half > t1 * SAME_STEP)
+        *why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee do "
+               "not share their first step, and at half of it that step "
+               "moves: neither is the page for certain";
+    else {
+        *found = again;
+        hwp_note("page_bytes", "half the stride curve's knee: the sweeps at "
+                 "the knee did not share their first step");
+        return (long)(page / 2);
+    }
+    return 0;
+}
+
+/* page 0: withheld with why; found < 0: the levels were not recorded. */
+static void emit(long page, long found, const double *same, const char *why)
+{
+    if (page == 0)
+        hwp_absent("page_bytes", why);
+    else
+        hwp_emit_int("page_bytes", page);
+    if (page == 0 || found < 0) {
+        hwp_absent("tlb_levels", why);
+        hwp_absent("tlb1_entries", why);
+        hwp_absent("tlb2_entries", why);
+        return;
+    }
+    hwp_emit_int("tlb_levels", found > 2 ? 2 : found);
+    hwp_emit_int("tlb1_entries", (long long)same[0]);
+    if (found > 1)
+        hwp_emit_int("tlb2_entries", (long long)same[1]);
+    else
+        hwp_absent("tlb2_entries", "no second step that T(1,k) and T(2,k) "
+                   "agree on");
+}
+
+int main(int argc, char **argv)
+{
     double x[MAX_POINTS], ns[MAX_POINTS], same[MAX_LEVELS];
-    size_t page, line, n;
-    double t1 = 0.0;
-    long found;
-    int shared;
-    const char *why = "the T(1,k) and T(2,k) sweeps at the stride curve's "
-                      "knee, and at half of it, do not share their first step";
+    size_t knee, line, n;
+    long page, found = 0;
+    const char *why = NULL;
 
     hwp_init(argc, argv, "tlb");
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
@@ -264,64 +329,14 @@ int main(int argc, char **argv)
         n = replayed("page test:", x, ns);
     }
     /* For tests: the knee to take, as if the stride curve had shown it. */
-    page = (size_t)hwp_input("knee_bytes", (double)page_size(x, ns, n));
-    if (page == 0)
+    knee = (size_t)hwp_input("knee_bytes", (double)page_size(x, ns, n));
+    if (knee == 0)
         hwp_skip("no page size in the stride curve");
-
-    found = steps_at(line, page, at_knee, same, &t1);
-    if (found < 0) {
-        hwp_emit_int("page_bytes", (long long)page);
-        hwp_absent("tlb_levels", "not in the recording");
-        hwp_absent("tlb1_entries", "not in the recording");
-        hwp_absent("tlb2_entries", "not in the recording");
-        return hwp_finish();
-    }
-    shared = first_shared(found, same, t1);
-    /* A knee past the page (a last TLB level about as large as the
-     * string, its sets thinned by power-of-two strides) fails the check;
-     * a knee below it would pass, so the one other candidate is half the
-     * knee, swept again.  It stands only if T(1,k)'s first step stays
-     * where it was: had the knee been the page, half of it would put two
-     * blocks in a page and double the blocks the first level holds. */
-    if (!shared && page / 2 >= MIN_STRIDE) {
-        double same2[MAX_LEVELS], t1_half;
-        long again;
-        hwp_log("the sweeps at %zu do not share their first step: "
-                "sweeping at %zu", page, page / 2);
-        again = steps_at(line, page / 2, at_half, same2, &t1_half);
-        if (again < 0)
-            why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee "
-                  "do not share their first step (none at half of it in the "
-                  "recording)";
-        else if (first_shared(again, same2, t1_half)
-                 && t1_half > t1 * SAME_STEP)
-            why = "the T(1,k) and T(2,k) sweeps at the stride curve's knee "
-                  "do not share their first step, and at half of it that "
-                  "step moves: neither is the page for certain";
-        else if (first_shared(again, same2, t1_half)) {
-            page /= 2;
-            found = again;
-            shared = 1;
-            memcpy(same, same2, sizeof same2);
-            hwp_note("page_bytes", "half the stride curve's knee: the "
-                     "sweeps at the knee did not share their first step");
-        }
-    }
-    if (!shared) {
-        hwp_absent("page_bytes", why);
-        hwp_absent("tlb_levels", why);
-        hwp_absent("tlb1_entries", why);
-        hwp_absent("tlb2_entries", why);
-    } else {
-        hwp_emit_int("page_bytes", (long long)page);
-        hwp_emit_int("tlb_levels", (long long)(found > 2 ? 2 : found));
-        hwp_emit_int("tlb1_entries", (long long)same[0]);
-        if (found > 1)
-            hwp_emit_int("tlb2_entries", (long long)same[1]);
-        else
-            hwp_absent("tlb2_entries", "no second step that T(1,k) and "
-                       "T(2,k) agree on");
-    }
+    page = settle_page(line, knee, same, &found, &why);
+    if (page < 0) /* an old recording, of the stride curve alone */
+        emit((long)knee, -1, same, "not in the recording");
+    else
+        emit(page, found, same, why);
     free(off);
     return hwp_finish();
 }
