@@ -20,6 +20,12 @@ TESTS += tests/caches.test tests/test-levels
 tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels
 tests_test_levels_LDADD = $(probe_ldadd)
+# The analysis moved out of the probe, on synthetic curves (deterministic).
+check_PROGRAMS += tests/test-hierarchy
+tests_test_hierarchy_SOURCES = tests/test-hierarchy.c
+tests_test_hierarchy_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_hierarchy_LDADD = $(probe_ldadd)
+TESTS += tests/test-hierarchy
 
 # The line size below the L1: access pairs (BlackjackBench 3.1.1).
 probe_sources += probes/lines.c
