@@ -10,7 +10,8 @@ TESTS += tests/l1d.test
 
 
 probe_lib_sources += probes/lib/levels.h probes/lib/levels.c \
-	probes/lib/sweep.h probes/lib/sweep.c
+	probes/lib/sweep.h probes/lib/sweep.c \
+	probes/lib/hierarchy.h probes/lib/hierarchy.c
 probe_sources += probes/caches.c
 probe_programs += probes/caches
 probes_caches_LDADD = $(probe_ldadd)
@@ -19,6 +20,12 @@ TESTS += tests/caches.test tests/test-levels
 tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels
 tests_test_levels_LDADD = $(probe_ldadd)
+# The analysis moved out of the probe, on synthetic curves (deterministic).
+check_PROGRAMS += tests/test-hierarchy
+tests_test_hierarchy_SOURCES = tests/test-hierarchy.c
+tests_test_hierarchy_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_test_hierarchy_LDADD = $(probe_ldadd)
+TESTS += tests/test-hierarchy
 
 # The line size below the L1: access pairs (BlackjackBench 3.1.1).
 probe_sources += probes/lines.c

@@ -23,6 +23,7 @@
  *   hwm_ memory.h    buffers, and the loops that stream through them
  *   hwl_ levels.h    cache and TLB levels from a latency curve
  *   hws_ sweep.h     the placed latency sweep of the caches probe
+ *   hwh_ hierarchy.h the caches probe's analysis: levels, sizes, latencies
  *   hwx_ conflict.h  X-Ray's conflict search and its analysis
  *   hwb_ backinval.h the verdict of the back-invalidation test
  *   hwk_ kernel.h    kernels of the CPU-core probes (ops_kernel.h,
