@@ -414,38 +414,16 @@ static const double *symmetric(enum level lv)
     return s;
 }
 
-/* Noise only ever slows a reader, so it can make two CPUs look farther
- * apart than they are, never nearer: the pairs of producer's row found
- * apart at a level are timed again, in a sweep of their own, and the
- * better time counts.  At a cache level the other direction is timed
- * too, for a reader slowed by its own CPU (lib/cliques.h); at memory
- * that is the next stage's work, which needs pages the other placed.
- * Returns 0 when no pair was apart. */
-static int confirm(enum level lv, int producer, const int *label)
+/* The pairs of producer's row found apart (hwq_apart), timed again in a
+ * sweep of their own; the better time counts.  At a cache level the
+ * other direction is timed too, for a reader slowed by its own CPU
+ * (lib/cliques.h); at memory that is the next stage's work, which needs
+ * pages the other placed. */
+static void retime(enum level lv, int producer, const int *apart, int n)
 {
-    int apart[HWQ_CLIQUE_MAX], n = 0, j;
-    for (j = 0; j < ncpus; j++)
-        if (label[j] != label[producer] && !isnan(*cell(lv, producer, j)))
-            apart[n++] = j;
-    if (n == 0)
-        return 0;
     hwp_log("%s: %d CPUs apart from CPU %d, timed again", level_name[lv], n,
             cpus[producer]);
     measure(add_level(0, lv, producer, apart, n, lv != MEM));
-    return 1;
-}
-
-/* Memory's bandwidth for the first CPU: the fastest reading of what it
- * placed, by itself or another CPU, since a slow one may be a busy CPU
- * and, at a cache level, would make every pair look near. */
-static double memory_reference(void)
-{
-    double best = 0.0;
-    int j;
-    for (j = 0; j < ncpus; j++)
-        if (*cell(MEM, 0, j) > best)
-            best = *cell(MEM, 0, j);
-    return best;
 }
 
 /* The cliques of level lv, with the diameter that the first CPU's own
@@ -454,7 +432,9 @@ static double memory_reference(void)
 static size_t level_cliques(enum level lv, int *label)
 {
     const double *s = symmetric(lv);
-    double self = s[0], mem = memory_reference();
+    /* The fastest reading of memory: a slow one may be a busy CPU, and
+     * would make every pair look near. */
+    double self = s[0], mem = hwq_row_max(bw[MEM], (size_t)ncpus, 0);
     double rel = hwq_level_diameter(self, mem);
     if (rel < 0.0) {
         hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
@@ -491,69 +471,49 @@ static int on_plateau(enum level lv)
  * level is not tested or cannot be judged. */
 static int shared_cpus(enum level lv)
 {
-    int label[HWQ_CLIQUE_MAX];
+    int label[HWQ_CLIQUE_MAX], apart[HWQ_CLIQUE_MAX], napart;
     if (footprint[lv] == 0 || !on_plateau(lv) || level_cliques(lv, label) == 0)
         return 0;
-    if (confirm(lv, 0, label) && level_cliques(lv, label) == 0)
-        return 0;
+    napart = hwq_apart(bw[lv], (size_t)ncpus, label, 0, apart);
+    if (napart > 0) {
+        retime(lv, 0, apart, napart);
+        if (level_cliques(lv, label) == 0)
+            return 0;
+    }
     hwp_log("%s: %d CPUs share it", level_name[lv],
             hwq_clique_size(label, (size_t)ncpus));
     return hwq_clique_size(label, (size_t)ncpus);
 }
 
-/* The lowest CPU in no clique with a leader, or -1; the others not in
- * one go to rest[] (*nrest of them), and the leaders after them. */
-static int next_leader(const int *label, const char *leader, int *rest,
-                       int *nrest)
-{
-    int j, l, first = -1;
-    *nrest = 0;
-    for (j = 0; j < ncpus; j++) {
-        int placed = 0;
-        for (l = 0; l < ncpus && !placed; l++)
-            placed = leader[l] && label[l] == label[j];
-        if (placed)
-            continue;
-        if (first < 0)
-            first = j;
-        else
-            rest[(*nrest)++] = j;
-    }
-    for (l = 0; l < ncpus && first >= 0; l++)
-        if (leader[l])
-            rest[(*nrest)++] = l;
-    return first;
-}
-
-/* Cliques at the memory footprint, measuring a stage for each leader
- * until every CPU is in a clique with one; 0 when the budget runs out
- * first.  A leader's stage also has the earlier leaders read what it
- * placed, the other direction of their pairs.  The CPUs the last leader
- * found apart are confirmed before one of them leads a stage. */
+/* Cliques at the memory footprint, a stage measured for each leader
+ * the search names (lib/cliques.h); 0 when the budget runs out before
+ * every CPU is in a clique with one. */
 static size_t domains(int *label)
 {
-    char leader[HWQ_CLIQUE_MAX] = {1};
-    int rest[HWQ_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
+    struct hwq_search s;
+    int cpu, list[HWQ_CLIQUE_MAX], nlist;
     size_t nc;
+    hwq_search_init(&s, (size_t)ncpus);
     for (;;) {
         nc = hwq_cliques(symmetric(MEM), (size_t)ncpus, HWQ_MEMORY_DIAMETER,
                          label);
-        if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
+        if (nc == 0)
+            return 0;
+        switch (hwq_search_next(&s, bw[MEM], label, &cpu, list, &nlist)) {
+        case HWQ_DONE:
             return nc;
-        if (!confirmed) {
-            confirmed = 1;
-            if (confirm(MEM, last, label))
-                continue;
+        case HWQ_CONFIRM:
+            retime(MEM, cpu, list, nlist);
+            break;
+        case HWQ_STAGE:
+            if (hwp_budget_left() <= 0.0) {
+                hwp_log("memory: out of budget before CPU %d", cpus[cpu]);
+                return 0;
+            }
+            if (!stage(cpu, add_level(0, MEM, cpu, list, nlist, 0)))
+                return 0;
+            break;
         }
-        if (hwp_budget_left() <= 0.0) {
-            hwp_log("memory: out of budget before CPU %d", cpus[next]);
-            return 0;
-        }
-        leader[next] = 1;
-        if (!stage(next, add_level(0, MEM, next, rest, nrest, 0)))
-            return 0;
-        last = next;
-        confirmed = 0;
     }
 }
 
