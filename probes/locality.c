@@ -39,8 +39,9 @@
 #define PATIENCE 4
 #define MAX_ROUNDS 20
 /* A reader starting later than this after the producer finished (tens
- * of microseconds is usual, a scheduler slice when its CPU was busy) does
- * not count; nor do more than MAX_LATE such passes per pass asked for. */
+ * of microseconds is usual, a scheduler slice when its CPU was busy: 4 ms
+ * at a time under load here) does not count; nor do more than MAX_LATE
+ * such passes per pass asked for (hwt_relay). */
 #define MAX_GAP 100e-6
 #define MAX_LATE 8
 /* Half a level's footprint may read this much faster than all of it. */
@@ -91,115 +92,65 @@ struct locality {
 
 /* ---- the producer and the consumer -------------------------------- */
 
-/* Write the level's footprint, all of it, a new value each time; then
- * scrub: read a buffer four times the level below's effective size, which
- * pushes what was written out of the levels below, so that the reader,
- * this CPU or another, finds it in the level under test or further out,
- * not in the producer's L2. */
-static void produce(struct locality *x, enum level lv, uint64_t v)
+/* Pass k of a point: write the level's footprint, all of it, a new
+ * value each time; then scrub: read a buffer four times the level below's
+ * effective size, which pushes what was written out of the levels below,
+ * so that the reader, this CPU or another, finds it in the level under
+ * test or further out, not in the producer's L2. */
+static void produce(void *arg, long k)
 {
-    hwm_write_words((uint64_t *)x->cache_buf, x->footprint[lv] / sizeof v,
-                    v);
+    const struct point *pt = arg;
+    struct locality *x = pt->x;
+    uint64_t v = (uint64_t)k;
+    hwm_write_words((uint64_t *)x->cache_buf,
+                    x->footprint[pt->level] / sizeof v, v);
     hwm_touch_words((const uint64_t *)x->scrub_buf,
-                    x->scrub_bytes[lv] / sizeof v, 8);
+                    x->scrub_bytes[pt->level] / sizeof v, 8);
 }
 
-/* One consumer pass at a level; seconds.  Pages in a random order, lines
+/* One consumer pass of a point; seconds.  Pages in a random order, lines
  * in order (hwm_read_pages): no prefetcher runs into the next page, so
  * the time says where the data was.  At memory, the next window of the
  * buffer. */
-static double consume_pass(struct locality *x, enum level lv)
+static double consume_pass(void *arg)
 {
-    size_t n = x->footprint[lv] / x->page;
+    const struct point *pt = arg;
+    struct locality *x = pt->x;
+    size_t n = x->footprint[pt->level] / x->page;
     const char *base = x->cache_buf;
     double t0;
-    if (lv == MEM) {
+    if (pt->level == MEM) {
         base = x->memory.base + x->memory.at * x->page;
         x->memory.at = (x->memory.at + n) % (x->memory.bytes / x->page);
     }
     t0 = hwp_now();
-    hwm_read_pages(base, x->order[lv], n, x->page);
+    hwm_read_pages(base, x->order[pt->level], n, x->page);
     return hwp_now() - t0;
 }
 
-/* ---- one point: a producer, a consumer, reps passes ---------------- */
-
-struct run {
-    struct locality *x;
-    enum level level;
-    long reps, counted, late; /* passes asked for, timed, and late */
-    double seconds;  /* the consumer's, summed over the timed passes */
-    double produced; /* when the producer finished writing */
-    struct hwt_turns turns; /* 0: the producer's, 1: the consumer's */
-};
-
-/* Rank 0 produces, rank 1 consumes, in turns, until reps passes are
- * timed.  A pass whose reader started late, its CPU busy with another
- * program while the data waited (4 ms at a time under load here), is not
- * timed: in that while a neighbour can push the data out of the cache,
- * and the pair would look farther apart than it is.  After MAX_LATE of
- * them per pass asked for, late passes are timed too. */
-static void pair_work(void *arg, int rank)
-{
-    struct run *r = arg;
-    for (;;) {
-        if (rank == 0) {
-            /* Asleep while the consumer reads, spinning while the
-             * producer writes (team.h). */
-            hwt_turn_wait(&r->turns, 0);
-            if (r->counted >= r->reps)
-                return;
-            produce(r->x, r->level, (uint64_t)r->counted);
-            r->produced = hwp_now();
-        } else {
-            if (r->counted >= r->reps)
-                return;
-            hwt_turn_spin(&r->turns, 1);
-            if (hwp_now() - r->produced <= MAX_GAP
-                || ++r->late > MAX_LATE * r->reps) {
-                r->seconds += consume_pass(r->x, r->level);
-                r->counted++;
-            }
-        }
-        hwt_turn_pass(&r->turns, !rank);
-    }
-}
-
-/* One CPU: it produces and consumes itself, or at the memory footprint,
+/* hwp_kernel for every point: the consumer's seconds over reps passes,
+ * in turns with the producer (hwt_relay: a pass read late is not timed).
+ * One CPU alone produces and consumes itself, or at the memory footprint,
  * whose pages were placed beforehand (first touch, as the paper does),
  * only consumes. */
-static void alone_work(void *arg, int rank)
-{
-    struct run *r = arg;
-    long k;
-    (void)rank;
-    for (k = 0; k < r->reps; k++) {
-        if (r->level != MEM)
-            produce(r->x, r->level, (uint64_t)k);
-        r->seconds += consume_pass(r->x, r->level);
-    }
-}
-
-/* hwp_kernel for every point: the consumer's seconds over reps passes. */
 static double run_point(void *ctx, long reps)
 {
-    const struct point *pt = ctx;
+    struct point *pt = ctx;
     struct locality *x = pt->x;
-    struct run r;
+    struct hwt_relay r;
     int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
+    double seconds;
     where[0] = x->cpus[two ? pt->producer : pt->consumer];
     where[1] = x->cpus[pt->consumer];
-    r.x = x;
-    r.level = pt->level;
+    r.produce = pt->level == MEM ? NULL : produce;
+    r.consume = consume_pass;
+    r.arg = pt;
     r.reps = reps;
-    r.counted = r.late = 0;
-    r.seconds = r.produced = 0.0;
-    hwt_turns_init(&r.turns, 0);
-    if (hwt_run(&x->team, two ? 2 : 1, where, two ? pair_work : alone_work,
-                &r) != 0)
+    r.max_late = MAX_LATE;
+    r.max_gap = MAX_GAP;
+    if ((seconds = hwt_relay_run(&x->team, two ? 2 : 1, where, &r)) < 0.0)
         hwp_skip("cannot create threads");
-    hwt_turns_destroy(&r.turns);
-    return r.seconds;
+    return seconds;
 }
 
 static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
