@@ -39,8 +39,6 @@
 #include "lib/hwprobe.h"
 #include "lib/backinval.h"
 
-#include <stdlib.h>
-
 #define GROUP 8        /* lines of each page that the test uses */
 #define HOT_PAGES 8    /* A: GROUP lines of each of 8 pages, 64 lines */
 /* C: 512 lines in A's GROUP sets, five times what they hold in a 12-way
@@ -91,30 +89,6 @@ static void null_burst(size_t span)
                     + col[k % GROUP] * line);
 }
 
-/* ns per load of n loads of the walk from *w. */
-static double timed(struct hwc_walk *w, size_t n)
-{
-    double t0 = hwp_now(), t;
-    hwc_touch(w, n);
-    t = hwp_now() - t0 - hwp_timer()->overhead;
-    return t * 1e9 / (double)n;
-}
-
-/* The GROUP lines of each of n pages from base, in a random order. */
-static void **group_chain(char *base, size_t n, uint64_t seed)
-{
-    size_t *off = malloc(n * GROUP * sizeof *off), i;
-    void **start;
-    if (off == NULL)
-        hwp_skip("out of memory");
-    for (i = 0; i < n * GROUP; i++)
-        off[i] = i / GROUP * page + col[i % GROUP] * line;
-    hwp_shuffle(off, n * GROUP, &seed);
-    start = hwc_link(base, off, n * GROUP);
-    free(off);
-    return start;
-}
-
 /* A fresh A, and in *tlb a chain through the last line of each of its
  * pages, outside the group: it reloads A's translations after the burst
  * without touching A. */
@@ -125,13 +99,15 @@ static void **fresh_hot(struct hwc_walk *tlb)
     for (i = 0; i < HOT_PAGES; i++)
         toff[i] = i * page + page - line;
     tlb->p = hwc_link(base, toff, HOT_PAGES);
-    return group_chain(base, HOT_PAGES, 0xA5 + next_hot);
+    return hwc_column_chain(base, HOT_PAGES, page, col, GROUP, line,
+                            0xA5 + next_hot);
 }
 
 static void **fresh_cold(void)
 {
     char *base = cold + next_cold++ % COLD_SETS * COLD_PAGES * page;
-    return group_chain(base, COLD_PAGES, 0xC5 + next_cold);
+    return hwc_column_chain(base, COLD_PAGES, page, col, GROUP, line,
+                            0xC5 + next_cold);
 }
 
 /* One trial (null: the null burst).  C comes in first, then A, twice
@@ -153,10 +129,12 @@ static struct hwb_trial run_trial(size_t span, int null)
     else
         burst(span);
     hwc_touch(&tlb, HOT_PAGES);
-    t.ax = timed(&a, na);
-    t.a1 = timed(&a, na);
-    t.cx = timed(&c, nc);
-    t.c2 = timed(&c, nc);
+    /* One pass each, in ns per load: a lost line of A is back after its
+     * first load. */
+    t.ax = 1e9 * hwc_time_pass(&a, na);
+    t.a1 = 1e9 * hwc_time_pass(&a, na);
+    t.cx = 1e9 * hwc_time_pass(&c, nc);
+    t.c2 = 1e9 * hwc_time_pass(&c, nc);
     return t;
 }
 
@@ -244,7 +222,7 @@ static size_t pages_of(double bytes)
 int main(int argc, char **argv)
 {
     double l2, l3, llc;
-    size_t span2, span3 = 0, i;
+    size_t span2, span3 = 0;
     uint64_t seed = 0x1C1;
     int v2;
 
@@ -270,9 +248,7 @@ int main(int argc, char **argv)
     if (span3 <= max_span2)
         span3 = 0; /* an L3 no larger than the L2's burst: not tested */
 
-    for (i = 0; i < GROUP; i++)
-        col[i] = i;
-    hwp_shuffle(col, GROUP, &seed);
+    hwc_random_order(col, GROUP, &seed);
     hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
     cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
     /* Huge pages where the OS gives them: fewer translations to evict. */
