@@ -1,45 +1,21 @@
 /* inclusion.c - is each lower cache level inclusive of the levels above
- * it?  The back-invalidation test.
- *
- * An inclusive level holds a copy of every line above it, so a line it
- * evicts leaves the levels above too.  A hot set A in the L1 therefore
- * dies when a burst of other lines ages A's copy out of the level below,
- * though A hits in the L1 all along; under a level that is not
- * inclusive it stays.  lib/backinval.h has the verdict and its controls:
- * a fresh chain C shows that the burst cleared the level, a null burst
- * that A is not lost to anything else.
- *
- * The burst must not pass through the L1, or the L1 would evict A by
- * itself: it is a run of software prefetches into the L2 (locality 2),
- * which fill the L2 and not the L1 on the cores we know; the null burst
- * checks that here.  Every trial takes a fresh A and a fresh C, brought
- * in just before the burst, so that their copies below the L1 are
- * equally young and never hit there (a policy that protects hit lines
- * would keep a hot C and tell nothing about A).  A, C and the bursts use
- * the first GROUP lines of each page only: a burst then clears A's sets
- * of a level with a fraction of the prefetches of a full one.
- *
- * L2: the burst spans 4 times its effective size, 8 times when that does
- * not clear it (effective sizes may be a quarter of the level), no more,
- * since larger bursts reach A through the level below.  L3: 4 times the
- * last level, at most MAX_BURST, tested only under an L2 found not
- * inclusive, with the L2's burst as its null.
- *
- * What the test cannot tell: an exclusive level from a non-inclusive one
- * (both keep A), nor an inclusive L3 from a non-inclusive one beside an
- * inclusive snoop filter (both take A out of the L1).  So the L3 answer
- * is 0 or none, never 1.
+ * it?  The back-invalidation test: an inclusive level holds a copy of
+ * every line above it, so a hot set A in the L1 dies when a burst of
+ * other lines ages A's copy out of the level below, though A hits in the
+ * L1 all along; under a level that is not inclusive it stays.  The
+ * verdict and its controls are lib/backinval.h's.
  *
  * Inputs: l1d_line_bytes, l2_effective_bytes, l3_effective_bytes,
  * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, 0
- * not) and l3_inclusive (0: not inclusive of the levels above), each only
- * when the verdict is clear.
- */
+ * not) and l3_inclusive (0: not inclusive), each only when clear. */
 #include "lib/chain.h"
 #include "lib/hwprobe.h"
 #include "lib/backinval.h"
 
-#define GROUP 8        /* lines of each page that the test uses */
+/* A, C and the bursts use the first GROUP lines of each page only: a
+ * burst then clears A's sets of a level with a fraction of the
+ * prefetches of a full one. */
+#define GROUP 8
 #define HOT_PAGES 8    /* A: GROUP lines of each of 8 pages, 64 lines */
 /* C: 512 lines in A's GROUP sets, five times what they hold in a 12-way
  * L1 and an eighth of what they hold in a 16-way 2 MiB L2: in the L2 and
@@ -59,6 +35,9 @@ static size_t col[GROUP]; /* the order of a page's GROUP lines */
 static size_t next_hot, next_cold;
 static size_t max_span2; /* the largest L2 burst */
 
+/* The burst must not pass through the L1, or the L1 would evict A by
+ * itself: software prefetches into the L2 (locality 2) fill the L2 and
+ * not the L1 on the cores we know, and the null burst checks that here. */
 #if defined(__GNUC__)
 #define PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
 #else
@@ -110,7 +89,11 @@ static void **fresh_cold(void)
                             0xC5 + next_cold);
 }
 
-/* One trial (null: the null burst).  C comes in first, then A, twice
+/* One trial (null: the null burst).  A fresh C shows that the burst
+ * cleared the level, the null burst that A is lost to nothing else.
+ * Fresh A and C, brought in just before the burst, have copies below the
+ * L1 equally young that never hit there: a policy that protects hit
+ * lines would keep a hot C and tell nothing about A.  C comes in first, then A, twice
  * round so that it is in the L1 whatever its first walk met.  After the
  * burst A's translations come back first: on base pages the burst evicts
  * them, and page walks on A's first loads would pass for misses.  That
@@ -195,7 +178,8 @@ static int judge(const char *level, size_t *span2, size_t span3)
 
 /* The L3 under a non-inclusive L2: 0, or why not.  A hot set lost to the
  * burst is no answer, since an inclusive snoop filter beside a
- * non-inclusive L3 takes it out of the L1 too. */
+ * non-inclusive L3 takes it out of the L1 too.  (Nor can the test tell
+ * an exclusive level from a non-inclusive one: both keep A.) */
 static void judge_l3(size_t span2, size_t span3)
 {
     int v3;
@@ -219,11 +203,22 @@ static size_t pages_of(double bytes)
     return (n < 64 ? 64 : n) * page;
 }
 
+/* The order of a page's GROUP lines, A's and C's sets, and the L2's
+ * burst. */
+static void prepare(void)
+{
+    uint64_t seed = 0x1C1;
+    hwc_random_order(col, GROUP, &seed);
+    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
+    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
+    /* Huge pages where the OS gives them: fewer translations to evict. */
+    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
+}
+
 int main(int argc, char **argv)
 {
     double l2, l3, llc;
     size_t span2, span3 = 0;
-    uint64_t seed = 0x1C1;
     int v2;
 
     hwp_init(argc, argv, "inclusion");
@@ -239,6 +234,10 @@ int main(int argc, char **argv)
         hwp_skip("the line size does not fit the page");
     if (!(l2 > 0.0))
         hwp_skip("no L2 (input l2_effective_bytes)");
+    /* L2: 4 times its effective size, 8 when that does not clear it (an
+     * effective size may be a quarter of the level), no more: a larger
+     * burst reaches A through the level below.  L3: 4 times the last
+     * level, with the L2's burst as its null. */
     span2 = pages_of(4.0 * l2);
     max_span2 = 2 * span2;
     if (l3 > 0.0)
@@ -247,12 +246,7 @@ int main(int argc, char **argv)
         span3 = MAX_BURST;
     if (span3 <= max_span2)
         span3 = 0; /* an L3 no larger than the L2's burst: not tested */
-
-    hwc_random_order(col, GROUP, &seed);
-    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
-    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
-    /* Huge pages where the OS gives them: fewer translations to evict. */
-    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
+    prepare();
     hwp_log("bursts over %d of %zu lines a page: L2 %zu KiB, L3 %zu KiB",
             GROUP, page / line, span2 >> 10, span3 >> 10);
     hwp_dump_comment("burst_span_bytes lost_fraction (one line per round)");
