@@ -1,47 +1,21 @@
 /* inclusion.c - is each lower cache level inclusive of the levels above
- * it?  The back-invalidation test.
- *
- * An inclusive level holds a copy of every line above it, so a line it
- * evicts leaves the levels above too.  A hot set A in the L1 therefore
- * dies when a burst of other lines ages A's copy out of the level below,
- * though A hits in the L1 all along; under a level that is not
- * inclusive it stays.  lib/backinval.h has the verdict and its controls:
- * a fresh chain C shows that the burst cleared the level, a null burst
- * that A is not lost to anything else.
- *
- * The burst must not pass through the L1, or the L1 would evict A by
- * itself: it is a run of software prefetches into the L2 (locality 2),
- * which fill the L2 and not the L1 on the cores we know; the null burst
- * checks that here.  Every trial takes a fresh A and a fresh C, brought
- * in just before the burst, so that their copies below the L1 are
- * equally young and never hit there (a policy that protects hit lines
- * would keep a hot C and tell nothing about A).  A, C and the bursts use
- * the first GROUP lines of each page only: a burst then clears A's sets
- * of a level with a fraction of the prefetches of a full one.
- *
- * L2: the burst spans 4 times its effective size, 8 times when that does
- * not clear it (effective sizes may be a quarter of the level), no more,
- * since larger bursts reach A through the level below.  L3: 4 times the
- * last level, at most MAX_BURST, tested only under an L2 found not
- * inclusive, with the L2's burst as its null.
- *
- * What the test cannot tell: an exclusive level from a non-inclusive one
- * (both keep A), nor an inclusive L3 from a non-inclusive one beside an
- * inclusive snoop filter (both take A out of the L1).  So the L3 answer
- * is 0 or none, never 1.
+ * it?  The back-invalidation test: an inclusive level holds a copy of
+ * every line above it, so a hot set A in the L1 dies when a burst of
+ * other lines ages A's copy out of the level below, though A hits in the
+ * L1 all along; under a level that is not inclusive it stays.  The
+ * verdict and its controls are lib/backinval.h's.
  *
  * Inputs: l1d_line_bytes, l2_effective_bytes, l3_effective_bytes,
  * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, 0
- * not) and l3_inclusive (0: not inclusive of the levels above), each only
- * when the verdict is clear.
- */
+ * not) and l3_inclusive (0: not inclusive), each only when clear. */
 #include "lib/chain.h"
 #include "lib/hwprobe.h"
 #include "lib/backinval.h"
 
-#include <stdlib.h>
-
-#define GROUP 8        /* lines of each page that the test uses */
+/* A, C and the bursts use the first GROUP lines of each page only: a
+ * burst then clears A's sets of a level with a fraction of the
+ * prefetches of a full one. */
+#define GROUP 8
 #define HOT_PAGES 8    /* A: GROUP lines of each of 8 pages, 64 lines */
 /* C: 512 lines in A's GROUP sets, five times what they hold in a 12-way
  * L1 and an eighth of what they hold in a 16-way 2 MiB L2: in the L2 and
@@ -61,6 +35,9 @@ static size_t col[GROUP]; /* the order of a page's GROUP lines */
 static size_t next_hot, next_cold;
 static size_t max_span2; /* the largest L2 burst */
 
+/* The burst must not pass through the L1, or the L1 would evict A by
+ * itself: software prefetches into the L2 (locality 2) fill the L2 and
+ * not the L1 on the cores we know, and the null burst checks that here. */
 #if defined(__GNUC__)
 #define PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
 #else
@@ -91,30 +68,6 @@ static void null_burst(size_t span)
                     + col[k % GROUP] * line);
 }
 
-/* ns per load of n loads of the walk from *w. */
-static double timed(struct hwc_walk *w, size_t n)
-{
-    double t0 = hwp_now(), t;
-    hwc_touch(w, n);
-    t = hwp_now() - t0 - hwp_timer()->overhead;
-    return t * 1e9 / (double)n;
-}
-
-/* The GROUP lines of each of n pages from base, in a random order. */
-static void **group_chain(char *base, size_t n, uint64_t seed)
-{
-    size_t *off = malloc(n * GROUP * sizeof *off), i;
-    void **start;
-    if (off == NULL)
-        hwp_skip("out of memory");
-    for (i = 0; i < n * GROUP; i++)
-        off[i] = i / GROUP * page + col[i % GROUP] * line;
-    hwp_shuffle(off, n * GROUP, &seed);
-    start = hwc_link(base, off, n * GROUP);
-    free(off);
-    return start;
-}
-
 /* A fresh A, and in *tlb a chain through the last line of each of its
  * pages, outside the group: it reloads A's translations after the burst
  * without touching A. */
@@ -125,16 +78,22 @@ static void **fresh_hot(struct hwc_walk *tlb)
     for (i = 0; i < HOT_PAGES; i++)
         toff[i] = i * page + page - line;
     tlb->p = hwc_link(base, toff, HOT_PAGES);
-    return group_chain(base, HOT_PAGES, 0xA5 + next_hot);
+    return hwc_column_chain(base, HOT_PAGES, page, col, GROUP, line,
+                            0xA5 + next_hot);
 }
 
 static void **fresh_cold(void)
 {
     char *base = cold + next_cold++ % COLD_SETS * COLD_PAGES * page;
-    return group_chain(base, COLD_PAGES, 0xC5 + next_cold);
+    return hwc_column_chain(base, COLD_PAGES, page, col, GROUP, line,
+                            0xC5 + next_cold);
 }
 
-/* One trial (null: the null burst).  C comes in first, then A, twice
+/* One trial (null: the null burst).  A fresh C shows that the burst
+ * cleared the level, the null burst that A is lost to nothing else.
+ * Fresh A and C, brought in just before the burst, have copies below the
+ * L1 equally young that never hit there: a policy that protects hit
+ * lines would keep a hot C and tell nothing about A.  C comes in first, then A, twice
  * round so that it is in the L1 whatever its first walk met.  After the
  * burst A's translations come back first: on base pages the burst evicts
  * them, and page walks on A's first loads would pass for misses.  That
@@ -153,10 +112,12 @@ static struct hwb_trial run_trial(size_t span, int null)
     else
         burst(span);
     hwc_touch(&tlb, HOT_PAGES);
-    t.ax = timed(&a, na);
-    t.a1 = timed(&a, na);
-    t.cx = timed(&c, nc);
-    t.c2 = timed(&c, nc);
+    /* One pass each, in ns per load: a lost line of A is back after its
+     * first load. */
+    t.ax = 1e9 * hwc_time_pass(&a, na);
+    t.a1 = 1e9 * hwc_time_pass(&a, na);
+    t.cx = 1e9 * hwc_time_pass(&c, nc);
+    t.c2 = 1e9 * hwc_time_pass(&c, nc);
     return t;
 }
 
@@ -217,7 +178,8 @@ static int judge(const char *level, size_t *span2, size_t span3)
 
 /* The L3 under a non-inclusive L2: 0, or why not.  A hot set lost to the
  * burst is no answer, since an inclusive snoop filter beside a
- * non-inclusive L3 takes it out of the L1 too. */
+ * non-inclusive L3 takes it out of the L1 too.  (Nor can the test tell
+ * an exclusive level from a non-inclusive one: both keep A.) */
 static void judge_l3(size_t span2, size_t span3)
 {
     int v3;
@@ -241,11 +203,22 @@ static size_t pages_of(double bytes)
     return (n < 64 ? 64 : n) * page;
 }
 
+/* The order of a page's GROUP lines, A's and C's sets, and the L2's
+ * burst. */
+static void prepare(void)
+{
+    uint64_t seed = 0x1C1;
+    hwc_random_order(col, GROUP, &seed);
+    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
+    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
+    /* Huge pages where the OS gives them: fewer translations to evict. */
+    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
+}
+
 int main(int argc, char **argv)
 {
     double l2, l3, llc;
-    size_t span2, span3 = 0, i;
-    uint64_t seed = 0x1C1;
+    size_t span2, span3 = 0;
     int v2;
 
     hwp_init(argc, argv, "inclusion");
@@ -261,6 +234,10 @@ int main(int argc, char **argv)
         hwp_skip("the line size does not fit the page");
     if (!(l2 > 0.0))
         hwp_skip("no L2 (input l2_effective_bytes)");
+    /* L2: 4 times its effective size, 8 when that does not clear it (an
+     * effective size may be a quarter of the level), no more: a larger
+     * burst reaches A through the level below.  L3: 4 times the last
+     * level, with the L2's burst as its null. */
     span2 = pages_of(4.0 * l2);
     max_span2 = 2 * span2;
     if (l3 > 0.0)
@@ -269,14 +246,7 @@ int main(int argc, char **argv)
         span3 = MAX_BURST;
     if (span3 <= max_span2)
         span3 = 0; /* an L3 no larger than the L2's burst: not tested */
-
-    for (i = 0; i < GROUP; i++)
-        col[i] = i;
-    hwp_shuffle(col, GROUP, &seed);
-    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
-    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
-    /* Huge pages where the OS gives them: fewer translations to evict. */
-    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
+    prepare();
     hwp_log("bursts over %d of %zu lines a page: L2 %zu KiB, L3 %zu KiB",
             GROUP, page / line, span2 >> 10, span3 >> 10);
     hwp_dump_comment("burst_span_bytes lost_fraction (one line per round)");

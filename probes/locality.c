@@ -1,53 +1,13 @@
 /* locality.c - which usable CPUs share the L2 and the L3 with the first
- * one, and how many NUMA-like domains they form: producer/consumer
- * bandwidth between pairs of CPUs (BlackjackBench 3.1.4), grouped into
- * cliques by QT clustering (BlackjackBench 4.2.3; lib/cliques.h).
+ * one, and how many NUMA-like domains they form.  A producer on CPU i
+ * writes a footprint sized for one level, a consumer on CPU j reads it,
+ * and the consumer's bandwidth places the pair (BlackjackBench 3.1.4);
+ * lib/cliques.h groups the pairs into cliques (4.2.3).
  *
- * A producer thread on CPU i writes f bytes; then a consumer thread on
- * CPU j reads them, and the consumer's bandwidth is what counts.  With f
- * sized for a level (half its effective size, so that it fits, and at
- * least four times the level below), and the producer's caches below
- * the level scrubbed after it writes, a consumer sharing the level with
- * the producer reads at the speed of its own cache; one that does not
- * reads from further away.  Two references, measured the same way,
- * place every pair: i == j (the CPU reads its own cache) and memory.  At
- * the memory footprint the producer's part is only to place the pages
- * (first touch, as the paper does), and the consumer reads the next
- * window of a buffer four times the last level each time, so what it
- * reads has been evicted since it last read it; there the bandwidth says
- * how near the memory is.
- *
- * The consumer reads pages in a random order, lines in order
- * (hwm_read_pages): no prefetcher runs into the next page, so the time
- * says where the data was, and a level stands further from memory than
- * under a plain stream.
- *
- * Noise only ever slows a reader, so every judgement leans on the best
- * readings: each point keeps its minimum over at least three sweeps; a
- * pass the reader started late (its CPU busy elsewhere while the data
- * waited) is not timed; a pair found apart is timed again, and in the
- * other direction, since a reader slowed by its own CPU (a vCPU can run
- * at a fraction of its speed for a while) slows only the direction it
- * reads in; and memory's reference is the fastest reading of it.
- *
- * Pairs: the first CPU produces for every other (at most 63 others: the
- * clustering's bound, and about what a 1 s budget can pair), which
- * answers l2_shared_cpus and l3_shared_cpus.  For the domains, the
- * memory footprint only: the lowest CPU not in a clique with the first
- * leads the next stage and produces for every CPU not yet placed (and
- * for the earlier leaders: the other direction), and so on, the paper's
- * search from large cliques down, one leader at a time, rather than all
- * n^2 pairs.  A domain count needs every CPU placed; when the budget
- * runs out first it is left out.
- *
- * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those that
- * share the level with it; a level whose size is missing, that reads
- * less than 1.5 times as fast as memory, or whose footprint is not on
- * its plateau, is left out), locality_domains (cliques at the memory
- * footprint) and locality_ratio (the slowest pair between domains over
- * the fastest within one; 1 for one domain).  Exit 77 when the machine
- * is too busy for three sweeps within twice the budget.
- * Inputs: l1d_, l2_, l3_ and llc_effective_bytes. */
+ * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those sharing
+ * the level with it), locality_domains (cliques at the memory footprint)
+ * and locality_ratio (the slowest pair between domains over the fastest
+ * within one).  Inputs: l1d_, l2_, l3_ and llc_effective_bytes. */
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
@@ -62,8 +22,9 @@
 /* The cache footprints are written and read on every repetition: beyond
  * this, a pass costs more than the budget can pay for every CPU. */
 #define MAX_FOOTPRINT (32 * MIB)
-/* The memory buffer: four times the last level, and at least 128 MiB: a
- * VM's host may have more cache than the guest measures. */
+/* The memory buffer: four times the last level, so that the window a
+ * reader reads was evicted since it last read it, and at least 128 MiB:
+ * a VM's host may have more cache than the guest measures. */
 #define MEMORY_MIN (128 * MIB)
 #define MEMORY_MAX (512 * MIB)
 /* What a reader reads of it per pass: several times the shortest
@@ -78,8 +39,9 @@
 #define PATIENCE 4
 #define MAX_ROUNDS 20
 /* A reader starting later than this after the producer finished (tens
- * of microseconds is usual, a scheduler slice when its CPU was busy) does
- * not count; nor do more than MAX_LATE such passes per pass asked for. */
+ * of microseconds is usual, a scheduler slice when its CPU was busy: 4 ms
+ * at a time under load here) does not count; nor do more than MAX_LATE
+ * such passes per pass asked for (hwt_relay). */
 #define MAX_GAP 100e-6
 #define MAX_LATE 8
 /* Half a level's footprint may read this much faster than all of it. */
@@ -95,148 +57,106 @@ static const char *const level_name[NLEVELS] = {"L2", "L3", "memory",
                                                 "L2/2", "L3/2"};
 #define HALF(lv) ((enum level)((lv) + L2_HALF))
 
-static int cpus[HWU_MAX_CPUS], ncpus;
-static size_t page;
-/* Bytes a consumer reads per pass at each level; 0: not tested. */
-static size_t footprint[NLEVELS];
-/* The page order of a pass at each level. */
-static size_t *order[NLEVELS];
-/* Why a level's count is withheld, for hwp_absent. */
-static const char *why_not[NLEVELS];
-/* MB/s, bw[level][producer * ncpus + consumer], NaN where not measured. */
-static double bw[NLEVELS][HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
+/* One point of a sweep: a producer and a consumer (indices into cpus[])
+ * at one level; x lets the sweep's kernel reach the experiment. */
+struct point {
+    struct locality *x;
+    enum level level;
+    int producer, consumer;
+};
 
-/* The producer's buffer at the cache levels, and the memory footprint's
- * buffer, placed by the current stage's leader. */
-static char *cache_buf;
-static size_t cache_bytes;
-static struct {
-    char *base;
-    size_t bytes, at; /* at: the next window's first page */
-} memory;
-
-static volatile uint64_t v_seed;
+/* The whole experiment, handed to every step, so that what a step reads
+ * and changes shows in its call. */
+struct locality {
+    int cpus[HWU_MAX_CPUS], ncpus;
+    size_t page;
+    size_t footprint[NLEVELS];   /* bytes a consumer reads; 0: not tested */
+    size_t scrub_bytes[NLEVELS]; /* four times the level below */
+    size_t *order[NLEVELS];      /* the page order of a pass */
+    const char *why_not[NLEVELS]; /* why a level's count is withheld */
+    /* MB/s, bw[level][producer * ncpus + consumer], NaN where not
+     * measured; sym: one level's, symmetrized (symmetric()). */
+    double bw[NLEVELS][HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
+    double sym[HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
+    /* The producer's buffer at the cache levels, the scrub, and the
+     * memory footprint's buffer, placed by the current stage's leader. */
+    char *cache_buf, *scrub_buf;
+    size_t cache_bytes, scrub_size;
+    struct {
+        char *base;
+        size_t bytes, at; /* at: the next window's first page */
+    } memory;
+    struct point points[NLEVELS * 2 * HWQ_CLIQUE_MAX];
+    struct hwt_team team;
+};
 
 /* ---- the producer and the consumer -------------------------------- */
 
-/* The scrub: after writing, the producer reads a buffer four times the
- * level below's effective size, which pushes what it wrote out of the
- * levels below, so that the reader, itself or another CPU, finds it in
- * the level under test or further out, not in the producer's L2. */
-static char *scrub_buf;
-static size_t scrub_bytes[NLEVELS], scrub_size;
-
-/* Write the level's footprint, all of it, a new value each time; then
- * scrub. */
-static void produce(enum level lv, uint64_t v)
+/* Pass k of a point: write the level's footprint, all of it, a new
+ * value each time; then scrub: read a buffer four times the level below's
+ * effective size, which pushes what was written out of the levels below,
+ * so that the reader, this CPU or another, finds it in the level under
+ * test or further out, not in the producer's L2. */
+static void produce(void *arg, long k)
 {
-    hwm_write_words((uint64_t *)cache_buf, footprint[lv] / sizeof v, v);
-    hwm_touch_words((const uint64_t *)scrub_buf,
-                    scrub_bytes[lv] / sizeof v, 8);
+    const struct point *pt = arg;
+    struct locality *x = pt->x;
+    uint64_t v = (uint64_t)k;
+    hwm_write_words((uint64_t *)x->cache_buf,
+                    x->footprint[pt->level] / sizeof v, v);
+    hwm_touch_words((const uint64_t *)x->scrub_buf,
+                    x->scrub_bytes[pt->level] / sizeof v, 8);
 }
 
-/* One consumer pass at a level; seconds. */
-static double consume_pass(enum level lv)
+/* One consumer pass of a point; seconds.  Pages in a random order, lines
+ * in order (hwm_read_pages): no prefetcher runs into the next page, so
+ * the time says where the data was.  At memory, the next window of the
+ * buffer. */
+static double consume_pass(void *arg)
 {
-    size_t n = footprint[lv] / page;
-    const char *base = cache_buf;
+    const struct point *pt = arg;
+    struct locality *x = pt->x;
+    size_t n = x->footprint[pt->level] / x->page;
+    const char *base = x->cache_buf;
     double t0;
-    if (lv == MEM) {
-        base = memory.base + memory.at * page;
-        memory.at = (memory.at + n) % (memory.bytes / page);
+    if (pt->level == MEM) {
+        base = x->memory.base + x->memory.at * x->page;
+        x->memory.at = (x->memory.at + n) % (x->memory.bytes / x->page);
     }
     t0 = hwp_now();
-    hwm_read_pages(base, order[lv], n, page);
+    hwm_read_pages(base, x->order[pt->level], n, x->page);
     return hwp_now() - t0;
 }
 
-/* ---- one point: a producer, a consumer, reps passes ---------------- */
-
-struct run {
-    enum level level;
-    long reps, counted, late; /* passes asked for, timed, and late */
-    double seconds;  /* the consumer's, summed over the timed passes */
-    double produced; /* when the producer finished writing */
-    struct hwt_turns turns; /* 0: the producer's, 1: the consumer's */
-};
-
-/* Rank 0 produces, rank 1 consumes, in turns, until reps passes are
- * timed.  A pass whose reader started late, its CPU busy with another
- * program while the data waited (4 ms at a time under load here), is not
- * timed: in that while a neighbour can push the data out of the cache,
- * and the pair would look farther apart than it is.  After MAX_LATE of
- * them per pass asked for, late passes are timed too. */
-static void pair_work(void *arg, int rank)
-{
-    struct run *r = arg;
-    for (;;) {
-        if (rank == 0) {
-            /* Asleep while the consumer reads, spinning while the
-             * producer writes (team.h). */
-            hwt_turn_wait(&r->turns, 0);
-            if (r->counted >= r->reps)
-                return;
-            produce(r->level, v_seed + (uint64_t)r->counted);
-            r->produced = hwp_now();
-        } else {
-            if (r->counted >= r->reps)
-                return;
-            hwt_turn_spin(&r->turns, 1);
-            if (hwp_now() - r->produced <= MAX_GAP
-                || ++r->late > MAX_LATE * r->reps) {
-                r->seconds += consume_pass(r->level);
-                r->counted++;
-            }
-        }
-        hwt_turn_pass(&r->turns, !rank);
-    }
-}
-
-/* One CPU: it produces and consumes itself, or at the memory footprint,
- * whose pages were placed beforehand, only consumes. */
-static void alone_work(void *arg, int rank)
-{
-    struct run *r = arg;
-    long k;
-    (void)rank;
-    for (k = 0; k < r->reps; k++) {
-        if (r->level != MEM)
-            produce(r->level, v_seed + (uint64_t)k);
-        r->seconds += consume_pass(r->level);
-    }
-}
-
-struct point {
-    enum level level;
-    int producer, consumer; /* indices into cpus[] */
-};
-static struct point points[NLEVELS * 2 * HWQ_CLIQUE_MAX];
-
-/* hwp_kernel for every point: the consumer's seconds over reps passes. */
+/* hwp_kernel for every point: the consumer's seconds over reps passes,
+ * in turns with the producer (hwt_relay: a pass read late is not timed).
+ * One CPU alone produces and consumes itself, or at the memory footprint,
+ * whose pages were placed beforehand (first touch, as the paper does),
+ * only consumes. */
 static double run_point(void *ctx, long reps)
 {
-    static struct hwt_team team;
-    const struct point *pt = ctx;
-    struct run r;
+    struct point *pt = ctx;
+    struct locality *x = pt->x;
+    struct hwt_relay r;
     int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
-    where[0] = cpus[two ? pt->producer : pt->consumer];
-    where[1] = cpus[pt->consumer];
-    r.level = pt->level;
+    double seconds;
+    where[0] = x->cpus[two ? pt->producer : pt->consumer];
+    where[1] = x->cpus[pt->consumer];
+    r.produce = pt->level == MEM ? NULL : produce;
+    r.consume = consume_pass;
+    r.arg = pt;
     r.reps = reps;
-    r.counted = r.late = 0;
-    r.seconds = r.produced = 0.0;
-    hwt_turns_init(&r.turns, 0);
-    if (hwt_run(&team, two ? 2 : 1, where, two ? pair_work : alone_work,
-                     &r) != 0)
+    r.max_late = MAX_LATE;
+    r.max_gap = MAX_GAP;
+    if ((seconds = hwt_relay_run(&x->team, two ? 2 : 1, where, &r)) < 0.0)
         hwp_skip("cannot create threads");
-    hwt_turns_destroy(&r.turns);
-    return r.seconds;
+    return seconds;
 }
 
 static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
 {
-    (void)ctx;
-    *kctx = &points[i];
+    struct locality *x = ctx;
+    *kctx = &x->points[i];
     return run_point;
 }
 
@@ -248,87 +168,123 @@ static hwp_kernel point_fn(void *ctx, size_t i, void **kctx)
  * conservative (this VM's 2 MiB L2 measures 0.5 to 0.75 MiB).  0 when
  * the level is missing or too close to the one below to be told apart,
  * with the reason in why_not[lv]. */
-static size_t level_footprint(enum level lv, double size, double below)
+static size_t level_footprint(struct locality *x, enum level lv,
+                              double size, double below)
 {
     double f = size / 2.0;
     if (!(size > 0.0)) {
-        why_not[lv] = "the memory probes found no such level";
+        x->why_not[lv] = "the memory probes found no such level";
         return 0;
     }
     if (f > (double)MAX_FOOTPRINT)
         f = (double)MAX_FOOTPRINT;
-    if (f < 4.0 * below || f < (double)page) {
-        why_not[lv] = "its effective size is under eight times the level "
-                      "below's: no footprint fits it and not that level";
+    if (f < 4.0 * below || f < (double)x->page) {
+        x->why_not[lv] = "its effective size is under eight times the "
+                         "level below's: no footprint fits it and not that "
+                         "level";
         return 0;
     }
-    return (size_t)(f / (double)page) * page;
+    return (size_t)(f / (double)x->page) * x->page;
 }
 
-static void choose_footprints(void)
+static void choose_footprints(struct locality *x)
 {
     double l1 = hwp_input("l1d_effective_bytes", 0.0);
     double l2 = hwp_input("l2_effective_bytes", 0.0);
     double l3 = hwp_input("l3_effective_bytes", 0.0);
     double llc = hwp_input("llc_effective_bytes", l3 > l2 ? l3 : l2);
     double m = 4.0 * llc;
-    footprint[L2] = level_footprint(L2, l2, l1);
-    footprint[L3] = level_footprint(L3, l3, l2);
-    footprint[MEM] = WINDOW;
-    scrub_bytes[L2] = scrub_bytes[L2_HALF] = (size_t)(4.0 * l1);
-    scrub_bytes[L3] = scrub_bytes[L3_HALF] = (size_t)(4.0 * l2);
-    footprint[L2_HALF] = footprint[L2] / 2 / page * page;
-    footprint[L3_HALF] = footprint[L3] / 2 / page * page;
+    size_t page = x->page;
+    x->footprint[L2] = level_footprint(x, L2, l2, l1);
+    x->footprint[L3] = level_footprint(x, L3, l3, l2);
+    x->footprint[MEM] = WINDOW;
+    x->scrub_bytes[L2] = x->scrub_bytes[L2_HALF] = (size_t)(4.0 * l1);
+    x->scrub_bytes[L3] = x->scrub_bytes[L3_HALF] = (size_t)(4.0 * l2);
+    x->footprint[L2_HALF] = x->footprint[L2] / 2 / page * page;
+    x->footprint[L3_HALF] = x->footprint[L3] / 2 / page * page;
     if (m < (double)MEMORY_MIN)
         m = (double)MEMORY_MIN;
     if (m > (double)MEMORY_MAX)
         m = (double)MEMORY_MAX;
-    memory.bytes = (size_t)(m / (double)WINDOW) * WINDOW;
+    x->memory.bytes = (size_t)(m / (double)WINDOW) * WINDOW;
     hwp_log("footprints: L2 %zu KiB, L3 %zu KiB, memory %zu KiB windows "
-            "of %zu MiB", footprint[L2] >> 10, footprint[L3] >> 10,
-            footprint[MEM] >> 10, memory.bytes >> 20);
+            "of %zu MiB", x->footprint[L2] >> 10, x->footprint[L3] >> 10,
+            x->footprint[MEM] >> 10, x->memory.bytes >> 20);
+}
+
+/* The buffers and page orders of the cache levels, and nothing
+ * measured yet. */
+static void prepare(struct locality *x)
+{
+    size_t lv, i, page = x->page;
+    for (lv = 0; lv < NLEVELS; lv++)
+        for (i = 0; i < HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX; i++)
+            x->bw[lv][i] = NAN;
+    x->cache_bytes = x->footprint[L2 + (x->footprint[L3] > x->footprint[L2])];
+    x->cache_buf = hwt_alloc_on(x->cpus[0], x->cache_bytes, HUGE_ALIGN);
+    x->scrub_size =
+        x->scrub_bytes[L3 - (x->scrub_bytes[L2] > x->scrub_bytes[L3])];
+    x->scrub_size = (x->scrub_size / page + 1) * page;
+    x->scrub_buf = hwt_alloc_on(x->cpus[0], x->scrub_size, HUGE_ALIGN);
+    for (lv = 0; lv < NLEVELS; lv++) {
+        uint64_t seed = lv + 1;
+        size_t f = x->footprint[lv] > 0 ? x->footprint[lv] : page;
+        x->order[lv] = hwc_new_order(f / page, &seed);
+    }
+}
+
+static void release(struct locality *x)
+{
+    size_t lv;
+    hwm_free(x->memory.base, x->memory.bytes);
+    hwm_free(x->cache_buf, x->cache_bytes);
+    hwm_free(x->scrub_buf, x->scrub_size);
+    for (lv = 0; lv < NLEVELS; lv++)
+        free(x->order[lv]);
 }
 
 /* ---- stages -------------------------------------------------------- */
 
-static double *cell(enum level lv, int producer, int consumer)
+static double *cell(struct locality *x, enum level lv, int producer,
+                    int consumer)
 {
-    return &bw[lv][producer * ncpus + consumer];
+    return &x->bw[lv][producer * x->ncpus + consumer];
 }
 
 /* File a sweep's best times as MB/s, keeping a point's better time
  * when it was measured before. */
-static void file_results(const double *best, size_t npoints)
+static void file_results(struct locality *x, const double *best,
+                         size_t npoints)
 {
     size_t i;
     for (i = 0; i < npoints; i++) {
-        const struct point *pt = &points[i];
-        double mbps = (double)footprint[pt->level] / best[i] / 1e6;
-        double *c = cell(pt->level, pt->producer, pt->consumer);
+        const struct point *pt = &x->points[i];
+        double mbps = (double)x->footprint[pt->level] / best[i] / 1e6;
+        double *c = cell(x, pt->level, pt->producer, pt->consumer);
         if (isnan(*c) || mbps > *c)
             *c = mbps;
     }
 }
 
 /* Log and dump the points' bandwidths, by producer. */
-static void report(size_t npoints)
+static void report(struct locality *x, size_t npoints)
 {
     char text[96];
     size_t i;
     for (i = 0; i < npoints; i++) {
-        const struct point *pt = &points[i];
-        double mbps = *cell(pt->level, pt->producer, pt->consumer);
+        const struct point *pt = &x->points[i];
+        double mbps = *cell(x, pt->level, pt->producer, pt->consumer);
         if (i == 0 || pt->level != pt[-1].level
             || pt->producer != pt[-1].producer) {
             snprintf(text, sizeof text,
                      "%s, %zu bytes, producer CPU %d: consumer CPU, MB/s",
-                     level_name[pt->level], footprint[pt->level],
-                     cpus[pt->producer]);
+                     level_name[pt->level], x->footprint[pt->level],
+                     x->cpus[pt->producer]);
             hwp_dump_comment(text);
         }
-        hwp_dump((double)cpus[pt->consumer], mbps);
+        hwp_dump((double)x->cpus[pt->consumer], mbps);
         hwp_log("%s: CPU %d -> CPU %d: %.0f MB/s", level_name[pt->level],
-                cpus[pt->producer], cpus[pt->consumer], mbps);
+                x->cpus[pt->producer], x->cpus[pt->consumer], mbps);
     }
 }
 
@@ -339,133 +295,120 @@ static void report(size_t npoints)
  * minimum needs are then run anyway, up to twice the budget (configure's
  * watchdog allows three times).  Returns 0 when even that was not
  * enough. */
-static int measure(size_t npoints)
+static int measure(struct locality *x, size_t npoints)
 {
     double *best = malloc(npoints * sizeof *best);
     double limit = 2.0 * (hwp_elapsed() + hwp_budget_left());
     int rounds;
     if (best == NULL)
         hwp_skip("out of memory");
-    rounds = hwp_sweep(point_fn, NULL, npoints, best, PATIENCE, MAX_ROUNDS);
-    rounds = hwp_sweep_more(point_fn, NULL, npoints, best, rounds, MIN_ROUNDS,
+    rounds = hwp_sweep(point_fn, x, npoints, best, PATIENCE, MAX_ROUNDS);
+    rounds = hwp_sweep_more(point_fn, x, npoints, best, rounds, MIN_ROUNDS,
                             limit);
-    file_results(best, npoints);
+    file_results(x, best, npoints);
     hwp_log("%zu points, %d rounds", npoints, rounds);
-    report(npoints);
+    report(x, npoints);
     free(best);
     return rounds >= MIN_ROUNDS;
 }
 
-static size_t add_point(size_t n, enum level lv, int producer, int consumer)
+static size_t add_point(struct locality *x, size_t n, enum level lv,
+                        int producer, int consumer)
 {
-    points[n].level = lv;
-    points[n].producer = producer;
-    points[n].consumer = consumer;
+    x->points[n].x = x;
+    x->points[n].level = lv;
+    x->points[n].producer = producer;
+    x->points[n].consumer = consumer;
     return n + 1;
 }
 
 /* Points of one level: the producer alone, then it producing for each
  * of the others, and with both, each of them producing for it. */
-static size_t add_level(size_t n, enum level lv, int producer,
-                        const int *others, int nothers, int both)
+static size_t add_level(struct locality *x, size_t n, enum level lv,
+                        int producer, const int *others, int nothers,
+                        int both)
 {
     int k;
-    n = add_point(n, lv, producer, producer);
+    n = add_point(x, n, lv, producer, producer);
     for (k = 0; k < nothers; k++)
-        n = add_point(n, lv, producer, others[k]);
+        n = add_point(x, n, lv, producer, others[k]);
     for (k = 0; k < nothers && both; k++)
-        n = add_point(n, lv, others[k], producer);
+        n = add_point(x, n, lv, others[k], producer);
     return n;
 }
 
 /* The leader places the memory footprint's pages; returns whether the
  * sweep settled. */
-static int stage(int leader, size_t npoints)
+static int stage(struct locality *x, int leader, size_t npoints)
 {
-    if (memory.base != NULL)
-        hwm_free(memory.base, memory.bytes);
-    memory.base = hwt_alloc_on(cpus[leader], memory.bytes, HUGE_ALIGN);
-    memory.at = 0;
-    return measure(npoints);
+    if (x->memory.base != NULL)
+        hwm_free(x->memory.base, x->memory.bytes);
+    x->memory.base = hwt_alloc_on(x->cpus[leader], x->memory.bytes,
+                                  HUGE_ALIGN);
+    x->memory.at = 0;
+    return measure(x, npoints);
 }
 
-/* The first stage: the first CPU produces for every other, at every
- * level tested, and for itself at half of each cache level. */
-static int first_stage(const int *others, int nothers)
+/* The first stage: the first CPU produces for every other (at most 63:
+ * the clustering's bound, and about what a 1 s budget can pair), at
+ * every level tested, and for itself at half of each cache level. */
+static int first_stage(struct locality *x)
 {
+    int others[HWQ_CLIQUE_MAX], j, lv;
     size_t n = 0;
-    int lv;
+    for (j = 1; j < x->ncpus; j++)
+        others[j - 1] = j;
     for (lv = 0; lv <= MEM; lv++)
-        if (footprint[lv] > 0)
-            n = add_level(n, (enum level)lv, 0, others, nothers, 0);
+        if (x->footprint[lv] > 0)
+            n = add_level(x, n, (enum level)lv, 0, others, x->ncpus - 1, 0);
     for (lv = L2_HALF; lv < NLEVELS; lv++)
-        if (footprint[lv] > 0)
-            n = add_point(n, (enum level)lv, 0, 0);
-    return stage(0, n);
+        if (x->footprint[lv] > 0)
+            n = add_point(x, n, (enum level)lv, 0, 0);
+    return stage(x, 0, n);
 }
 
 /* ---- analysis ------------------------------------------------------ */
 
 /* A level's matrix with each pair's better direction (lib/cliques.h). */
-static const double *symmetric(enum level lv)
+static const double *symmetric(struct locality *x, enum level lv)
 {
-    static double s[HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
-    hwq_symmetrize(bw[lv], (size_t)ncpus, s);
-    return s;
+    hwq_symmetrize(x->bw[lv], (size_t)x->ncpus, x->sym);
+    return x->sym;
 }
 
-/* Noise only ever slows a reader, so it can make two CPUs look farther
- * apart than they are, never nearer: the pairs of producer's row found
- * apart at a level are timed again, in a sweep of their own, and the
- * better time counts.  At a cache level the other direction is timed
- * too, for a reader slowed by its own CPU (lib/cliques.h); at memory
- * that is the next stage's work, which needs pages the other placed.
- * Returns 0 when no pair was apart. */
-static int confirm(enum level lv, int producer, const int *label)
+/* The pairs of producer's row found apart (hwq_apart), timed again in a
+ * sweep of their own; the better time counts.  At a cache level the
+ * other direction is timed too, for a reader slowed by its own CPU
+ * (lib/cliques.h); at memory that is the next stage's work, which needs
+ * pages the other placed. */
+static void retime(struct locality *x, enum level lv, int producer,
+                   const int *apart, int n)
 {
-    int apart[HWQ_CLIQUE_MAX], n = 0, j;
-    for (j = 0; j < ncpus; j++)
-        if (label[j] != label[producer] && !isnan(*cell(lv, producer, j)))
-            apart[n++] = j;
-    if (n == 0)
-        return 0;
     hwp_log("%s: %d CPUs apart from CPU %d, timed again", level_name[lv], n,
-            cpus[producer]);
-    measure(add_level(0, lv, producer, apart, n, lv != MEM));
-    return 1;
-}
-
-/* Memory's bandwidth for the first CPU: the fastest reading of what it
- * placed, by itself or another CPU, since a slow one may be a busy CPU
- * and, at a cache level, would make every pair look near. */
-static double memory_reference(void)
-{
-    double best = 0.0;
-    int j;
-    for (j = 0; j < ncpus; j++)
-        if (*cell(MEM, 0, j) > best)
-            best = *cell(MEM, 0, j);
-    return best;
+            x->cpus[producer]);
+    measure(x, add_level(x, 0, lv, producer, apart, n, lv != MEM));
 }
 
 /* The cliques of level lv, with the diameter that the first CPU's own
  * bandwidth (its best reading, lib/cliques.h) and memory's give; 0 when
  * the level cannot be judged. */
-static size_t level_cliques(enum level lv, int *label)
+static size_t level_cliques(struct locality *x, enum level lv, int *label)
 {
-    const double *s = symmetric(lv);
-    double self = s[0], mem = memory_reference();
+    const double *s = symmetric(x, lv);
+    /* The fastest reading of memory: a slow one may be a busy CPU, and
+     * would make every pair look near. */
+    double self = s[0], mem = hwq_row_max(x->bw[MEM], (size_t)x->ncpus, 0);
     double rel = hwq_level_diameter(self, mem);
     if (rel < 0.0) {
         hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
                 self, mem);
-        why_not[lv] = "it read less than 1.5 times as fast as memory (a "
-                      "neighbour's load?): too close to judge";
+        x->why_not[lv] = "it read less than 1.5 times as fast as memory (a "
+                         "neighbour's load?): too close to judge";
         return 0;
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
-    why_not[lv] = "a reading was not a positive number";
-    return hwq_cliques(s, (size_t)ncpus, rel, label);
+    x->why_not[lv] = "a reading was not a positive number";
+    return hwq_cliques(s, (size_t)x->ncpus, rel, label);
 }
 
 /* Whether the first CPU alone reads the level's footprint about as fast
@@ -474,93 +417,84 @@ static size_t level_cliques(enum level lv, int *label)
  * latency starts to rise, and may be a quarter of the level: then the
  * scrub leaves part of the footprint in the level below, and half of it
  * reads faster by more than PLATEAU. */
-static int on_plateau(enum level lv)
+static int on_plateau(struct locality *x, enum level lv)
 {
-    double self = *cell(lv, 0, 0), half = *cell(HALF(lv), 0, 0);
+    double self = *cell(x, lv, 0, 0), half = *cell(x, HALF(lv), 0, 0);
     if (half <= PLATEAU * self)
         return 1;
     hwp_log("%s: %.0f MB/s alone, %.0f at half the footprint",
             level_name[lv], self, half);
-    why_not[lv] = "its footprint is not on the level's plateau (half of it "
-                  "read much faster): the effective sizes put it too near "
-                  "the level below";
+    x->why_not[lv] = "its footprint is not on the level's plateau (half of "
+                     "it read much faster): the effective sizes put it too "
+                     "near the level below";
     return 0;
 }
 
 /* CPUs sharing level lv with the first one (counting it); 0 when the
  * level is not tested or cannot be judged. */
-static int shared_cpus(enum level lv)
+static int shared_cpus(struct locality *x, enum level lv)
 {
-    int label[HWQ_CLIQUE_MAX];
-    if (footprint[lv] == 0 || !on_plateau(lv) || level_cliques(lv, label) == 0)
+    int label[HWQ_CLIQUE_MAX], apart[HWQ_CLIQUE_MAX], napart;
+    size_t n = (size_t)x->ncpus;
+    if (x->footprint[lv] == 0 || !on_plateau(x, lv)
+        || level_cliques(x, lv, label) == 0)
         return 0;
-    if (confirm(lv, 0, label) && level_cliques(lv, label) == 0)
-        return 0;
-    hwp_log("%s: %d CPUs share it", level_name[lv],
-            hwq_clique_size(label, (size_t)ncpus));
-    return hwq_clique_size(label, (size_t)ncpus);
-}
-
-/* The lowest CPU in no clique with a leader, or -1; the others not in
- * one go to rest[] (*nrest of them), and the leaders after them. */
-static int next_leader(const int *label, const char *leader, int *rest,
-                       int *nrest)
-{
-    int j, l, first = -1;
-    *nrest = 0;
-    for (j = 0; j < ncpus; j++) {
-        int placed = 0;
-        for (l = 0; l < ncpus && !placed; l++)
-            placed = leader[l] && label[l] == label[j];
-        if (placed)
-            continue;
-        if (first < 0)
-            first = j;
-        else
-            rest[(*nrest)++] = j;
+    napart = hwq_apart(x->bw[lv], n, label, 0, apart);
+    if (napart > 0) {
+        retime(x, lv, 0, apart, napart);
+        if (level_cliques(x, lv, label) == 0)
+            return 0;
     }
-    for (l = 0; l < ncpus && first >= 0; l++)
-        if (leader[l])
-            rest[(*nrest)++] = l;
-    return first;
+    hwp_log("%s: %d CPUs share it", level_name[lv], hwq_clique_size(label, n));
+    return hwq_clique_size(label, n);
 }
 
-/* Cliques at the memory footprint, measuring a stage for each leader
- * until every CPU is in a clique with one; 0 when the budget runs out
- * first.  A leader's stage also has the earlier leaders read what it
- * placed, the other direction of their pairs.  The CPUs the last leader
- * found apart are confirmed before one of them leads a stage. */
-static size_t domains(int *label)
+/* Cliques at the memory footprint, a stage measured for each leader
+ * the search names (lib/cliques.h); 0 when the budget runs out before
+ * every CPU is in a clique with one: a domain count needs them all. */
+static size_t domains(struct locality *x, int *label)
 {
-    char leader[HWQ_CLIQUE_MAX] = {1};
-    int rest[HWQ_CLIQUE_MAX], nrest, next, last = 0, confirmed = 0;
-    size_t nc;
+    struct hwq_search s;
+    int cpu, list[HWQ_CLIQUE_MAX], nlist;
+    size_t nc, n = (size_t)x->ncpus;
+    hwq_search_init(&s, n);
     for (;;) {
-        nc = hwq_cliques(symmetric(MEM), (size_t)ncpus, HWQ_MEMORY_DIAMETER,
-                         label);
-        if (nc == 0 || (next = next_leader(label, leader, rest, &nrest)) < 0)
+        nc = hwq_cliques(symmetric(x, MEM), n, HWQ_MEMORY_DIAMETER, label);
+        if (nc == 0)
+            return 0;
+        switch (hwq_search_next(&s, x->bw[MEM], label, &cpu, list, &nlist)) {
+        case HWQ_DONE:
             return nc;
-        if (!confirmed) {
-            confirmed = 1;
-            if (confirm(MEM, last, label))
-                continue;
+        case HWQ_CONFIRM:
+            retime(x, MEM, cpu, list, nlist);
+            break;
+        case HWQ_STAGE:
+            if (hwp_budget_left() <= 0.0) {
+                hwp_log("memory: out of budget before CPU %d", x->cpus[cpu]);
+                return 0;
+            }
+            if (!stage(x, cpu, add_level(x, 0, MEM, cpu, list, nlist, 0)))
+                return 0;
+            break;
         }
-        if (hwp_budget_left() <= 0.0) {
-            hwp_log("memory: out of budget before CPU %d", cpus[next]);
-            return 0;
-        }
-        leader[next] = 1;
-        if (!stage(next, add_level(0, MEM, next, rest, nrest, 0)))
-            return 0;
-        last = next;
-        confirmed = 0;
     }
 }
 
-static void emit_locality(void)
+/* ---- output -------------------------------------------------------- */
+
+static void emit_shared(struct locality *x, enum level lv, const char *key)
+{
+    int n = shared_cpus(x, lv);
+    if (n > 0)
+        hwp_emit_int(key, n);
+    else
+        hwp_absent(key, x->why_not[lv]);
+}
+
+static void emit_locality(struct locality *x)
 {
     int label[HWQ_CLIQUE_MAX];
-    size_t nc = domains(label);
+    size_t nc = domains(x, label);
     double ratio;
     if (nc == 0) {
         hwp_absent("locality_domains", "the budget ran out before every "
@@ -569,22 +503,13 @@ static void emit_locality(void)
         return;
     }
     hwp_emit_int("locality_domains", (long long)nc);
-    ratio = hwq_locality_ratio(symmetric(MEM), (size_t)ncpus, label);
+    ratio = hwq_locality_ratio(symmetric(x, MEM), (size_t)x->ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
     /* Two places: the third would be noise. */
     if (ratio > 0.0 && ratio <= 1.0)
         hwp_emit_dec("locality_ratio", floor(ratio * 100.0 + 0.5) / 100.0);
     else
         hwp_absent("locality_ratio", "no pair between domains was measured");
-}
-
-/* Nothing measured yet. */
-static void clear(void)
-{
-    size_t lv, i;
-    for (lv = 0; lv < NLEVELS; lv++)
-        for (i = 0; i < HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX; i++)
-            bw[lv][i] = NAN;
 }
 
 /* One usable CPU shares everything it has with nobody else, and is one
@@ -604,65 +529,33 @@ static void one_cpu(void)
     hwp_emit_dec("locality_ratio", 1.0);
 }
 
-/* The buffers and page orders of the cache levels, and nothing
- * measured yet. */
-static void prepare(void)
-{
-    size_t lv;
-    clear();
-    cache_bytes = footprint[L2 + (footprint[L3] > footprint[L2])];
-    cache_buf = hwt_alloc_on(cpus[0], cache_bytes, HUGE_ALIGN);
-    scrub_size = scrub_bytes[L3 - (scrub_bytes[L2] > scrub_bytes[L3])];
-    scrub_size = (scrub_size / page + 1) * page;
-    scrub_buf = hwt_alloc_on(cpus[0], scrub_size, HUGE_ALIGN);
-    for (lv = 0; lv < NLEVELS; lv++) {
-        uint64_t seed = lv + 1;
-        order[lv] = hwc_new_order((footprint[lv] > 0 ? footprint[lv] : page)
-                                  / page, &seed);
-    }
-}
-
-static void release(void)
-{
-    size_t lv;
-    hwm_free(memory.base, memory.bytes);
-    hwm_free(cache_buf, cache_bytes);
-    hwm_free(scrub_buf, scrub_size);
-    for (lv = 0; lv < NLEVELS; lv++)
-        free(order[lv]);
-}
-
 int main(int argc, char **argv)
 {
-    int others[HWQ_CLIQUE_MAX], pinnable, j, n;
+    static struct locality x;
+    int pinnable;
     hwp_init(argc, argv, "locality");
-    page = hwm_os_page();
-    choose_footprints();
-    ncpus = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
-    if (ncpus == 1) {
+    x.page = hwm_os_page();
+    choose_footprints(&x);
+    x.ncpus = hwu_usable_cpus(x.cpus, HWU_MAX_CPUS, &pinnable);
+    if (x.ncpus == 1) {
         one_cpu();
         return hwp_finish();
     }
-    if (footprint[L2] == 0 && footprint[L3] == 0)
+    if (x.footprint[L2] == 0 && x.footprint[L3] == 0)
         hwp_skip("no effective cache sizes (inputs l2_/l3_effective_bytes)");
-    if (ncpus > HWQ_CLIQUE_MAX)
+    if (x.ncpus > HWQ_CLIQUE_MAX)
         hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
     if (!pinnable)
         hwp_skip("cannot place threads on chosen CPUs");
-    prepare();
-    for (j = 1; j < ncpus; j++)
-        others[j - 1] = j;
-    if (!first_stage(others, ncpus - 1))
+    /* Noise only ever slows a reader, so every judgement leans on the
+     * best readings: minima over rounds, the better direction of a pair,
+     * and pairs found apart timed again. */
+    prepare(&x);
+    if (!first_stage(&x))
         hwp_skip("too busy: the pairs did not settle within the budget");
-    if ((n = shared_cpus(L2)) > 0)
-        hwp_emit_int("l2_shared_cpus", n);
-    else
-        hwp_absent("l2_shared_cpus", why_not[L2]);
-    if ((n = shared_cpus(L3)) > 0)
-        hwp_emit_int("l3_shared_cpus", n);
-    else
-        hwp_absent("l3_shared_cpus", why_not[L3]);
-    emit_locality();
-    release();
+    emit_shared(&x, L2, "l2_shared_cpus");
+    emit_shared(&x, L3, "l3_shared_cpus");
+    emit_locality(&x);
+    release(&x);
     return hwp_finish();
 }

@@ -262,6 +262,107 @@ static void test_invalid(void)
           "nothing links two CPUs: each alone");
 }
 
+/* The readings of what CPU i produced, at the memory footprint. */
+static void test_rows(void)
+{
+    static const double v[9] = {10.0, 12.0, NAN, 9.0, 9.5, 4.0,
+                                NAN, NAN, NAN};
+    static const int label[3] = {0, 0, 1};
+    int apart[3];
+    check(hwq_row_max(v, 3, 0) == 12.0 && hwq_row_max(v, 3, 2) == 0.0,
+          "row max: the fastest reader; 0 for a row not measured");
+    check(hwq_apart(v, 3, label, 0, apart) == 0,
+          "apart: a pair not measured is not apart");
+    check(hwq_apart(v, 3, label, 1, apart) == 1 && apart[0] == 2,
+          "apart: the measured pairs in another clique");
+}
+
+/* The search run against a matrix known in advance: truth[] holds what
+ * every pair reads at, and timing CPU p producing for list[] copies its
+ * row's values into m[], keeping the better, as the probe does. */
+static double truth[N * N];
+
+static void time_row(int n, int p, const int *list, int nlist)
+{
+    int k, j;
+    for (k = -1; k < nlist; k++) {
+        j = k < 0 ? p : list[k];
+        if (isnan(m[p * n + j]) || truth[p * n + j] > m[p * n + j])
+            m[p * n + j] = truth[p * n + j];
+    }
+}
+
+/* Run the search from m[] (CPU 0's row measured); its stages and
+ * confirmations counted, the last stage's list kept in last_list[]. */
+static size_t search(int n, int *label, int *stages, int *confirms,
+                     int *last_list)
+{
+    struct hwq_search s;
+    double sym[N * N];
+    int cpu, list[N], nlist, k;
+    size_t nc;
+    *stages = *confirms = 0;
+    hwq_search_init(&s, (size_t)n);
+    for (;;) {
+        hwq_symmetrize(m, (size_t)n, sym);
+        nc = hwq_cliques(sym, (size_t)n, HWQ_MEMORY_DIAMETER, label);
+        if (nc == 0)
+            return 0;
+        switch (hwq_search_next(&s, m, label, &cpu, list, &nlist)) {
+        case HWQ_DONE:
+            return nc;
+        case HWQ_CONFIRM:
+            ++*confirms;
+            break;
+        case HWQ_STAGE:
+            ++*stages;
+            for (k = 0; k < nlist; k++)
+                last_list[k] = list[k];
+            break;
+        }
+        time_row(n, cpu, list, nlist);
+    }
+}
+
+/* The first stage: CPU 0 alone and producing for every other. */
+static void first_stage(int n)
+{
+    int i, others[N];
+    for (i = 0; i < n * n; i++) {
+        truth[i] = m[i];
+        m[i] = NAN;
+    }
+    for (i = 1; i < n; i++)
+        others[i - 1] = i;
+    time_row(n, 0, others, n - 1);
+}
+
+static void test_search(void)
+{
+    static const int nodes[] = {0, 0, 0, 0, 1, 1, 1, 1};
+    static const int one[] = {0, 0, 0, 0};
+    int label[N], list[N], stages, confirms;
+    fill(N, nodes, 11.0, 10.5, 6.5);
+    first_stage(N);
+    check(search(N, label, &stages, &confirms, list) == 2
+              && same_partition(N, label, nodes) && stages == 1
+              && confirms == 1,
+          "search: 2 NUMA nodes, the far node confirmed, then led by one");
+    check(list[0] == 5 && list[1] == 6 && list[2] == 7 && list[3] == 0,
+          "search: a stage's list, the CPUs left and then the leaders");
+    fill(4, one, 11.0, 10.2, 10.2);
+    first_stage(4);
+    m[0 * 4 + 2] = 6.0;
+    check(search(4, label, &stages, &confirms, list) == 1 && stages == 0
+              && confirms == 1,
+          "search: a slow first reading confirmed, no stage led by it");
+    fill(4, one, 11.0, 10.2, 10.2);
+    first_stage(4);
+    check(search(4, label, &stages, &confirms, list) == 1 && stages == 0
+              && confirms == 0,
+          "search: one domain from the first row, nothing to confirm");
+}
+
 int main(void)
 {
     test_diameter();
@@ -274,5 +375,7 @@ int main(void)
     test_symmetrize();
     test_recorded();
     test_invalid();
+    test_rows();
+    test_search();
     return check_done();
 }

@@ -77,6 +77,30 @@ double hwc_time_chain(char *base, size_t *off, size_t n, uint64_t seed)
     return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
 }
 
+void **hwc_column_chain(char *base, size_t npages, size_t page,
+                        const size_t *col, size_t ncol, size_t line,
+                        uint64_t seed)
+{
+    size_t *off = malloc(npages * ncol * sizeof *off), i;
+    void **start;
+    if (off == NULL)
+        hwp_skip("out of memory");
+    for (i = 0; i < npages * ncol; i++)
+        off[i] = i / ncol * page + col[i % ncol] * line;
+    hwp_shuffle(off, npages * ncol, &seed);
+    start = hwc_link(base, off, npages * ncol);
+    free(off);
+    return start;
+}
+
+double hwc_time_pass(struct hwc_walk *w, size_t n)
+{
+    double t0 = hwp_now(), t;
+    hwc_touch(w, n);
+    t = hwp_now() - t0 - hwp_timer()->overhead;
+    return t / (double)n;
+}
+
 void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
                         uint64_t *seed)
 {

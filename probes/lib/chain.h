@@ -52,6 +52,16 @@ void **hwc_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
  * order (off is shuffled), warmed up and timed by hwp_min_time: the
  * test of one sequence in X-Ray's conflict search. */
 double hwc_time_chain(char *base, size_t *off, size_t n, uint64_t seed);
+/* The lines col[0..ncol-1] (in lines) of each of npages pages from base,
+ * all npages * ncol of them linked in one random order; returns the
+ * chain's start.  Exits 77 when out of memory. */
+void **hwc_column_chain(char *base, size_t npages, size_t page,
+                        const size_t *col, size_t ncol, size_t line,
+                        uint64_t seed);
+/* Seconds per load of one pass of n loads from w->p, less the cost of
+ * reading the timer: for a pass whose cache state the repetitions of
+ * hwp_min_time would destroy (a line evicted is back after one load). */
+double hwc_time_pass(struct hwc_walk *w, size_t n);
 /* A chain through n lines `stride` bytes apart from base, in a uniformly
  * random cyclic order, its links stored in address order so that building
  * a chain larger than the caches streams rather than missing once a line;

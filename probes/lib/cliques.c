@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double hwq_level_diameter(double self, double mem)
 {
@@ -210,4 +211,84 @@ double hwq_locality_ratio(const double *bw, size_t n, const int *label)
     if (!isfinite(across) || !(within > 0.0))
         return NAN;
     return across / within;
+}
+
+double hwq_row_max(const double *bw, size_t n, size_t i)
+{
+    double best = 0.0;
+    size_t j;
+    for (j = 0; j < n; j++)
+        if (bw[i * n + j] > best)
+            best = bw[i * n + j];
+    return best;
+}
+
+int hwq_apart(const double *bw, size_t n, const int *label, int i,
+              int *apart)
+{
+    int napart = 0;
+    size_t j;
+    for (j = 0; j < n; j++)
+        if (label[j] != label[i] && !isnan(bw[(size_t)i * n + j]))
+            apart[napart++] = (int)j;
+    return napart;
+}
+
+void hwq_search_init(struct hwq_search *s, size_t n)
+{
+    size_t i;
+    s->n = n;
+    for (i = 0; i < HWQ_CLIQUE_MAX; i++)
+        s->leader[i] = i == 0;
+    s->last = 0;
+    s->confirmed = 0;
+}
+
+/* The lowest CPU in no clique with a leader, or -1; the others not in
+ * one go to rest[] (*nrest of them), and the leaders after them. */
+static int next_leader(const struct hwq_search *s, const int *label,
+                       int *rest, int *nrest)
+{
+    int j, l, first = -1, n = (int)s->n;
+    *nrest = 0;
+    for (j = 0; j < n; j++) {
+        int placed = 0;
+        for (l = 0; l < n && !placed; l++)
+            placed = s->leader[l] && label[l] == label[j];
+        if (placed)
+            continue;
+        if (first < 0)
+            first = j;
+        else
+            rest[(*nrest)++] = j;
+    }
+    for (l = 0; l < n && first >= 0; l++)
+        if (s->leader[l])
+            rest[(*nrest)++] = l;
+    return first;
+}
+
+enum hwq_step hwq_search_next(struct hwq_search *s, const double *bw,
+                              const int *label, int *cpu, int *list,
+                              int *nlist)
+{
+    int apart[HWQ_CLIQUE_MAX], napart;
+    int next = next_leader(s, label, list, nlist);
+    if (next < 0)
+        return HWQ_DONE;
+    if (!s->confirmed) {
+        s->confirmed = 1;
+        napart = hwq_apart(bw, s->n, label, s->last, apart);
+        if (napart > 0) {
+            memcpy(list, apart, (size_t)napart * sizeof *list);
+            *nlist = napart;
+            *cpu = s->last;
+            return HWQ_CONFIRM;
+        }
+    }
+    s->leader[next] = 1;
+    s->last = next;
+    s->confirmed = 0;
+    *cpu = next;
+    return HWQ_STAGE;
 }

@@ -79,4 +79,40 @@ int hwq_clique_size(const int *label, size_t n);
  * within, was measured. */
 double hwq_locality_ratio(const double *bw, size_t n, const int *label);
 
+/* The fastest measured reading of what CPU i produced, by itself or
+ * another CPU; 0 when none was measured. */
+double hwq_row_max(const double *bw, size_t n, size_t i);
+
+/* The CPUs whose reading of what CPU i produced was measured and that
+ * are in another clique than i, in apart[] (room for n); returns how
+ * many.  Noise only ever makes two CPUs look farther apart, never
+ * nearer, so these are the pairs worth timing again. */
+int hwq_apart(const double *bw, size_t n, const int *label, int i,
+              int *apart);
+
+/* The paper's search for the cliques at the memory footprint, from large
+ * cliques down, one leader at a time, rather than all n^2 pairs.  CPU 0
+ * leads the first stage.  After each stage the caller clusters what it
+ * has measured and asks for the next step: */
+enum hwq_step {
+    HWQ_DONE,    /* every CPU is in a clique with a leader */
+    HWQ_CONFIRM, /* time *cpu producing for list[] again (hwq_apart) */
+    HWQ_STAGE    /* *cpu leads a stage, producing for list[] */
+};
+struct hwq_search {
+    size_t n;
+    char leader[HWQ_CLIQUE_MAX];
+    int last;      /* the last stage's leader */
+    int confirmed; /* whether the CPUs it found apart were timed again */
+};
+void hwq_search_init(struct hwq_search *s, size_t n);
+/* The next step, from the measured matrix bw and its cliques label[].
+ * The CPUs the last leader found apart are confirmed before one of them
+ * leads a stage; a stage's list is every CPU in no clique with a leader
+ * and then the earlier leaders, who read what the new one placed: the
+ * other direction of their pairs.  list has room for n. */
+enum hwq_step hwq_search_next(struct hwq_search *s, const double *bw,
+                              const int *label, int *cpu, int *list,
+                              int *nlist);
+
 #endif

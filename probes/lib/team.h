@@ -199,4 +199,78 @@ static inline void hwt_turn_pass(struct hwt_turns *t, int to)
     pthread_mutex_unlock(&t->lock);
 }
 
+
+/* A producer and a consumer in turns (the locality probe): rank 0 calls
+ * produce(arg, k) for pass k, then rank 1 times consume(arg), one pass,
+ * until reps passes are timed.  A pass whose consumer started more than
+ * max_gap seconds after the producer finished is not timed: its CPU was
+ * busy elsewhere while the data waited, and a neighbour may have pushed
+ * the data out meanwhile.  After max_late of them per pass asked for,
+ * late passes are timed too.  With one CPU, it does both (produce NULL:
+ * only consumes). */
+struct hwt_relay {
+    void (*produce)(void *arg, long k);
+    double (*consume)(void *arg); /* seconds */
+    void *arg;
+    long reps, max_late;
+    double max_gap;
+    long counted, late; /* passes timed, and late */
+    double seconds;     /* the consumer's, summed over the timed passes */
+    double produced;    /* when the producer finished writing */
+    struct hwt_turns turns;
+};
+
+static inline void hwt_relay_pair(void *arg, int rank)
+{
+    struct hwt_relay *r = arg;
+    for (;;) {
+        if (rank == 0) {
+            /* Asleep while the consumer reads, spinning while the
+             * producer writes. */
+            hwt_turn_wait(&r->turns, 0);
+            if (r->counted >= r->reps)
+                return;
+            r->produce(r->arg, r->counted);
+            r->produced = hwp_now();
+        } else {
+            if (r->counted >= r->reps)
+                return;
+            hwt_turn_spin(&r->turns, 1);
+            if (hwp_now() - r->produced <= r->max_gap
+                || ++r->late > r->max_late * r->reps) {
+                r->seconds += r->consume(r->arg);
+                r->counted++;
+            }
+        }
+        hwt_turn_pass(&r->turns, !rank);
+    }
+}
+
+static inline void hwt_relay_alone(void *arg, int rank)
+{
+    struct hwt_relay *r = arg;
+    (void)rank;
+    for (; r->counted < r->reps; r->counted++) {
+        if (r->produce != NULL)
+            r->produce(r->arg, r->counted);
+        r->seconds += r->consume(r->arg);
+    }
+}
+
+/* Run the relay on cpus[0] (producer) and cpus[1] (consumer), or on
+ * cpus[0] alone when n is 1; the consumer's seconds, -1 when the threads
+ * could not be created. */
+static inline double hwt_relay_run(struct hwt_team *t, int n,
+                                   const int *cpus, struct hwt_relay *r)
+{
+    int status;
+    r->counted = r->late = 0;
+    r->seconds = r->produced = 0.0;
+    hwt_turns_init(&r->turns, 0);
+    status = hwt_run(t, n, cpus, n == 2 ? hwt_relay_pair : hwt_relay_alone,
+                     r);
+    hwt_turns_destroy(&r->turns);
+    return status == 0 ? r->seconds : -1.0;
+}
+
 #endif
