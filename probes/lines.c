@@ -247,13 +247,52 @@ static void emit(const char *key, size_t line, const char *why)
         hwp_absent(key, why);
 }
 
+/* Reading k: its curve replayed or measured (and dumped), into ns; returns
+ * its line (0 when it shows none), or (size_t)-1 when a replay has no
+ * reading k. */
+static size_t reading(struct pairs *p, size_t k, size_t l1_line, double *ns)
+{
+    double x[EXTENTS];
+    char title_k[96];
+    size_t line;
+    int e, whole;
+    if (hwp_replaying()) {
+        if (hwp_replay(title, k, x, ns, EXTENTS) != EXTENTS)
+            return (size_t)-1;
+        line = line_of(ns, l1_line);
+    } else {
+        /* A void reading is dumped as zeros, so that a replay voids it
+         * too. */
+        whole = measure(p, ns);
+        snprintf(title_k, sizeof title_k, "%s (reading %zu%s)", title, k + 1,
+                 whole ? "" : ", void: a chain came round");
+        hwp_dump_comment(title_k);
+        for (e = 0; e < EXTENTS; e++)
+            hwp_dump((double)extent(e), whole ? ns[e] : 0.0);
+        line = whole ? line_of(ns, l1_line) : 0;
+    }
+    hwp_log("%.3f s: reading %zu: %.0f %.0f %.0f %.0f %.0f %.0f %.0f ns: %zu",
+            hwp_elapsed(), k + 1, ns[0], ns[1], ns[2], ns[3], ns[4], ns[5],
+            ns[6], line);
+    return line;
+}
+
+static void tear_down(struct pairs *p)
+{
+    hwm_free(p->buf, p->span);
+    hwm_free(p->flush, p->flush_bytes);
+    free(p->pool);
+    free(p->col);
+    free(p->off);
+}
+
 int main(int argc, char **argv)
 {
     static struct pairs p;
-    double ns[EXTENTS], x[EXTENTS];
+    double ns[EXTENTS];
     size_t line[2 * READINGS], k, n, l1_line, below, agree;
     char why[160];
-    int e, l2, l3;
+    int l2, l3;
 
     hwp_init(argc, argv, "lines");
     l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
@@ -265,28 +304,13 @@ int main(int argc, char **argv)
     }
     /* Readings that disagree are measured again once, as many again. */
     for (k = 0, n = READINGS; k < n; k++) {
-        if (hwp_replaying()) {
-            if (hwp_replay(title, k, x, ns, EXTENTS) != EXTENTS) {
-                if (k < READINGS)
-                    hwp_skip("the dump has fewer readings than the probe takes");
-                break;
-            }
-            line[k] = line_of(ns, l1_line);
-        } else {
-            /* A void reading is dumped as zeros, so that a replay voids
-             * it too. */
-            int whole = measure(&p, ns);
-            snprintf(why, sizeof why, "%s (reading %zu%s)", title, k + 1,
-                     whole ? "" : ", void: a chain came round");
-            hwp_dump_comment(why);
-            for (e = 0; e < EXTENTS; e++)
-                hwp_dump((double)extent(e), whole ? ns[e] : 0.0);
-            line[k] = whole ? line_of(ns, l1_line) : 0;
+        line[k] = reading(&p, k, l1_line, ns);
+        if (line[k] == (size_t)-1) {
+            if (k < READINGS)
+                hwp_skip("the dump has fewer readings than the probe takes");
+            break;
         }
-        hwp_log("%.3f s: reading %zu: %.0f %.0f %.0f %.0f %.0f %.0f %.0f ns: %zu",
-                hwp_elapsed(), k + 1, ns[0], ns[1], ns[2], ns[3], ns[4], ns[5], ns[6],
-                line[k]);
-        below = smallest(line, k + 1, &agree);
+        (void)smallest(line, k + 1, &agree);
         if (k + 1 == READINGS && agree < READINGS
             && (hwp_replaying() || hwp_budget_left() > hwp_elapsed()))
             n = 2 * READINGS;
@@ -305,12 +329,7 @@ int main(int argc, char **argv)
         emit("l2_line_bytes", below, why);
     if (l3)
         emit("l3_line_bytes", below, why);
-    if (!hwp_replaying()) {
-        hwm_free(p.buf, p.span);
-        hwm_free(p.flush, p.flush_bytes);
-        free(p.pool);
-        free(p.col);
-        free(p.off);
-    }
+    if (!hwp_replaying())
+        tear_down(&p);
     return hwp_finish();
 }
