@@ -177,10 +177,27 @@ static int not_measurable(const char *why)
     return hwp_finish();
 }
 
+/* The L3's ways, between its hit (hit3) and memory's latency at four
+ * times its effective size. */
+static void l3_assoc(double l3, double hit3)
+{
+    static char reason[160];
+    const char *why;
+    double mem = latency((size_t)(4.0 * l3) / page * page);
+    size_t a3 = level_assoc("L3", hit3, mem, &why);
+    if (a3 > 0) {
+        hwp_emit_int("l3_assoc", (long long)a3);
+        return;
+    }
+    snprintf(reason, sizeof reason, "not measurable: no clean conflict step "
+             "in the L3 on huge pages (%s)", why);
+    hwp_absent("l3_assoc", reason);
+}
+
 int main(int argc, char **argv)
 {
-    double l1, l2, l3, hit2, hit3, mem;
-    size_t a2, a3;
+    double l1, l2, l3, hit2, hit3;
+    size_t a2;
     const char *why;
     static char reason[160];
     int huge;
@@ -225,16 +242,7 @@ int main(int argc, char **argv)
         return not_measurable(reason);
     }
     hwp_emit_int("l2_assoc", (long long)a2);
-    if (l3 > 0.0 && 4.0 * l3 <= (double)BUF_BYTES) {
-        mem = latency((size_t)(4.0 * l3) / page * page);
-        a3 = level_assoc("L3", hit3, mem, &why);
-        if (a3 > 0)
-            hwp_emit_int("l3_assoc", (long long)a3);
-        else {
-            snprintf(reason, sizeof reason, "not measurable: no clean "
-                     "conflict step in the L3 on huge pages (%s)", why);
-            hwp_absent("l3_assoc", reason);
-        }
-    }
+    if (l3 > 0.0 && 4.0 * l3 <= (double)BUF_BYTES)
+        l3_assoc(l3, hit3);
     return hwp_finish();
 }

@@ -197,6 +197,23 @@ static int judge(const struct level *lv, size_t n, const double *best)
     return hwn_contended(ratio, penalty, n, MIN_POINTS);
 }
 
+/* The tests of levels[first..n), swept together: 1 unified, 0 split, -1
+ * cannot tell.  Sweep then repeat: a burst of the neighbours' noise lands
+ * on one trial of one test, and the minimum discards it. */
+static int test_levels(size_t first, size_t n, double *best)
+{
+    size_t j, first_test = first * HWN_U_TESTS;
+    int k;
+    for (j = first; j < n; j++)
+        for (k = 0; k < HWN_U_TESTS; k++) {
+            tests[ntests].lv = &levels[j];
+            tests[ntests++].kind = k;
+        }
+    hwp_sweep(point, &first_test, ntests - first_test, &best[first_test], 3,
+              12);
+    return judge(&levels[first], n - first, &best[first_test]);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const inputs[NLEVELS] = {"l2_effective_bytes",
@@ -206,7 +223,6 @@ int main(int argc, char **argv)
     double best[NLEVELS * NFRACTIONS * HWN_U_TESTS];
     size_t i, nlevels = 0;
     int unified_below = 0;
-    size_t first_test;
     uint64_t seed = 0x5eed0ca11ULL;
     hwp_init(argc, argv, "unified");
     page = hwm_os_page();
@@ -218,7 +234,7 @@ int main(int argc, char **argv)
     z = v_zero;
     for (i = 0; i < NLEVELS; i++) {
         double effective = hwp_input(inputs[i], 0.0);
-        size_t first = nlevels, j;
+        size_t first = nlevels;
         int verdict;
         if (!(effective > 0.0)) {
             hwp_absent(keys[i], "no effective size for the level (input)");
@@ -235,19 +251,7 @@ int main(int argc, char **argv)
         nlevels += prepare(&levels[nlevels], names[i], keys[i], effective, &seed);
         if (nlevels == first)
             continue;
-        for (j = first; j < nlevels; j++) {
-            int k;
-            for (k = 0; k < HWN_U_TESTS; k++) {
-                tests[ntests].lv = &levels[j];
-                tests[ntests++].kind = k;
-            }
-        }
-        first_test = first * HWN_U_TESTS;
-        /* Sweep then repeat: a burst of the neighbours' noise lands on one
-         * trial of one test, and the minimum discards it. */
-        hwp_sweep(point, &first_test, ntests - first * HWN_U_TESTS,
-                  &best[first * HWN_U_TESTS], 3, 12);
-        verdict = judge(&levels[first], nlevels - first, &best[first * HWN_U_TESTS]);
+        verdict = test_levels(first, nlevels, best);
         hwp_log("%s: %s", names[i], verdict < 0 ? "cannot tell" :
                 verdict ? "unified" : "split");
         if (verdict >= 0)
