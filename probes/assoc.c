@@ -1,43 +1,17 @@
-/* assoc.c - associativity of the L2 and L3, where the memory shows its
- * physical layout (X-Ray 4.1-4.2, with its super-pages for the lower
- * levels).
+/* assoc.c - associativity of the L2 and L3 (X-Ray 4.1-4.2, with its
+ * super-pages for the lower levels).
  *
- * The conflict test of l1d.c, one level down: sequences <S, N>, N lines S
- * bytes apart walked as a random pointer chain, are compact at a level
- * while they hit there; the shortest non-compact N halves as S doubles,
- * until S reaches the level's stride T = C/A, where it settles at A + 1
- * (lib/conflict.h).  "Compact" now means: at the level's hit latency or
- * below, measured against the level's and the next one's (a chain in a
- * footprint the caches probe found to fit, and one well past it); every
- * line of a sequence shares one L1 set, so from N = 13 on the L1 misses
- * anyway, and only the level below decides.
- *
- * Below the L1 the set index uses address bits above the page offset, and
- * caches index by physical address: N lines S >= 4 KiB apart fall into
- * sets the OS chose when it mapped their pages.  X-Ray took super-pages,
- * physically contiguous for megabytes, to put them back where the stride
- * says.  So: a buffer on transparent huge pages (madvise), and two checks
- * before believing it.
- *   - Did huge pages take effect?  From timings, not from the OS: one line
- *     in each of 4096 base pages costs a TLB miss per load on base pages
- *     (memory the OS is asked not to back with huge pages) but not inside huge
- *     pages, where it is as fast as as many lines in 64 pages.  A virtual
- *     machine's huge page reaches the TLB only where the host backs it
- *     with a huge page too: the TLB caches the guest's and the host's
- *     translation as one entry of the smaller size.
- *   - Are they contiguous?  Where they reach the TLB, the halving of n(S)
- *     shows it: where it does not halve over the first strides, there is
- *     no contiguity to measure with.
- * Only a clean curve (lib/conflict.h), the same in two readings, gives an
- * answer; otherwise the probe withholds l2_assoc and l3_assoc and says
- * why (hwp_absent): not measurable here is a finding, not a failure.
- *
- * The L3 is searched the same way once the L2 answered, at the L3's hit
- * latency.  Most L3s are sliced, with a hash of many address bits choosing
- * the slice, and show no clean curve: then only the L2 is reported.
- *
- * Inputs: l1d_line_bytes, l1d_effective_bytes, l2_effective_bytes,
- * l3_effective_bytes.  Output: l2_assoc, l3_assoc.
+ * The conflict test of l1d.c one level down (lib/conflict.h): N lines S
+ * apart stay at the level's hit latency while they fit, and the smallest
+ * N that does not halves as S doubles until S reaches the level's stride,
+ * where it settles at ways + 1.  Below the L1 caches index by physical
+ * address, so the lines must lie on huge pages, physically contiguous.
+ * The probe checks that from timings before believing it: that huge pages
+ * reach the TLB (a VM's often do not: the host backs them with small
+ * pages) and that the conflicts halve with the stride.  Otherwise, or
+ * without a clean curve in two readings, it withholds l2_assoc and
+ * l3_assoc with the reason.  A sliced L3 (a hash picks the slice) shows no
+ * clean curve: then only the L2 is reported.
  */
 #include "lib/chain.h"
 #include "lib/conflict.h"
