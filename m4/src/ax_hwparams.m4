@@ -124,7 +124,7 @@ _HW_FINISH(m4_default([$1], [hwparams.h]))
 # Time and memory (the one place these are kept; the README points
 # here): each probe stops itself at its budget, the second argument of
 # its _HW_RUN, in seconds; all of them together take about 15 s on the
-# 2-core reference VM (the design's budget is 20 s).  The probes run one
+# 2-core KVM guests we measure on (the design's budget is 20 s).  The probes run one
 # at a time, so configure needs the memory of the largest only, given in
 # the comment above each _HW_RUN.  A probe all of whose values are preset
 # does not run.
@@ -181,7 +181,7 @@ _HW_EXPORT([cpu_mhz])
 # test on huge pages (its super-pages), which must be physically
 # contiguous over the cache's stride: where huge pages do not reach the
 # TLB (none given, or a hypervisor that backs them with small pages, as
-# on the reference VM) the assoc probe says so, and HW_L2_ASSOC and
+# the KVM guests we know) the assoc probe says so, and HW_L2_ASSOC and
 # HW_L3_ASSOC stay undefined with the reason in the header.
 AC_DEFUN([HW_PROBE_MEMORY],
 [AC_REQUIRE([HW_PROBE_CLOCK])dnl
@@ -475,6 +475,6 @@ _HW_VALUE([HW_LOCALITY_DOMAINS], [locality], [int], [1], [1024], [none], [count]
 _HW_VALUE([HW_LOCALITY_RATIO], [locality], [dec], [0.01], [1], [none], [ratio],
   [cores], [memory bandwidth between domains over within one, slowest pair over fastest (1 = uniform)])dnl
 dnl locality: four times the last level, at least 128 MiB and at most
-dnl 512 MiB, and at most 64 CPUs paired; 0.1-0.5 s on the reference VM.
+dnl 512 MiB, and at most 64 CPUs paired; 0.1-0.5 s on a 2-core KVM guest.
 _HW_RUN([locality], [1], [], [$HW_PTHREAD])
 ])
