@@ -258,6 +258,11 @@ static void header(const struct schur_machine *hw, double pk, int lanes,
     printf("# machine: %d-double vectors, %d registers, FMA latency %d, "
            "%.2f FMA/cycle\n", hw->lanes, hw->regs, hw->fma_latency,
            hw->fma_per_cycle);
+#if defined(SCHUR_VEC_BYTES) && SCHUR_VEC_BYTES != HW_VEC_BYTES
+    printf("#          (hwparams.h says %d-byte vectors, Clang's preferred "
+           "width; the kernel asks for its registers' %d, see vec.h)\n",
+           HW_VEC_BYTES, SCHUR_VEC_BYTES);
+#endif
     printf("#          L1D %ld B (%ld B lines, %ld-way), L2 %ld B, LLC %ld B\n",
            hw->l1_bytes, hw->l1_line, hw->l1_assoc, hw->l2_bytes,
            hw->llc_bytes);
@@ -449,6 +454,10 @@ struct candidate {
 
 #define MAX_CANDIDATES 4096
 #define CONFIRM 5   /* the grid's best few, timed again with the model's */
+/* The duel that gives the gap: two blockings, so it can afford every
+ * sample there is room for (a tenth of a second); with 18, one burst of
+ * noise on a shared machine moved a gap by 5 points. */
+#define DUEL_SAMPLES MAX_SAMPLES
 
 /* The grid: every compiled register tile, both loop orders, the four
  * packings, and depths kc of 32..512 (those above k/8, and k itself); mc
@@ -545,8 +554,7 @@ static double final_gap(struct candidate *top, int nt, struct candidate *duel,
     duel[0] = top[0], duel[1] = top[best];
     if (best == 0)
         return 0.0;
-    rematch(duel, 2, p, reps, samples * 2 > MAX_SAMPLES ? MAX_SAMPLES
-                                                          : samples * 2);
+    rematch(duel, 2, p, reps, DUEL_SAMPLES);
     return 1.0 - duel[1].t / duel[0].t;
 }
 
@@ -615,7 +623,7 @@ static void search_header(double pk)
            "near the best);\n# the %d best and the model's choice again, "
            "interleaved, medians of %d;\n# the winner against the model's "
            "choice on fresh samples, medians of %d\n", CONFIRM, samples,
-           samples * 2 > MAX_SAMPLES ? MAX_SAMPLES : samples * 2);
+           DUEL_SAMPLES);
     printf("# peak %.1f GFLOP/s; gap = how much slower the model's choice is "
            "than the best\n#\n", pk);
     printf("# %-16s %-25s %11s   %-25s %11s  %6s  %5s %5s\n", "m x n x k",
