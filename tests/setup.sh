@@ -25,6 +25,22 @@ project_configure() {
     >"$dir/configure.out" 2>&1
 }
 
+# macro NAME: the value of HW_NAME in the build's hwparams.h, empty when
+# it is undefined; value KEY FILE: what a probe's output FILE gives KEY.
+macro() { sed -n "s/^# define HW_$1 //p" "$top_builddir/hwparams.h"; }
+value() { sed -n "s/^$1=//p" "$2"; }
+
+# header_inputs NAME...: the probe inputs (" key=value" words) that
+# configure passes on for those of HW_NAME... the header defines.
+header_inputs() {
+  for hi_name; do
+    hi_v=$(macro "$hi_name")
+    if test -n "$hi_v"; then
+      printf ' %s=%s' "$(echo "$hi_name" | tr A-Z a-z)" "$hi_v"
+    fi
+  done
+}
+
 # header_line DIR MACRO: the comment line above MACRO's definition.
 header_comment() {
   grep -B1 "^#ifndef $2\$" "$1/hwparams.h" | sed 1q
