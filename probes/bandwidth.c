@@ -1,22 +1,16 @@
 /* bandwidth.c - streaming memory bandwidth: read, write and copy, by one
  * thread and by all the CPUs this process may use (STREAM-like loops).
  *
- * The footprint is several times the last-level cache (input
- * llc_effective_bytes from the memory probes, when they found one), so
- * that a pass streams from memory, not from the cache the previous pass
- * left behind.  Bytes count what the program asks for: a read pass counts
- * the bytes loaded, a write pass the bytes stored, a copy pass both (as
- * STREAM does); MB are 10^6 bytes.
- *
- * The loops are the compiler's own code with the user's CFLAGS
- * (lib/memory.h), kept from becoming memset or memcpy calls, since what
- * matters is what a C loop gets; libc's large-copy paths may bypass the
- * cache.
- *
- * With all CPUs, each thread streams its own slice, which it touched first
- * so that on a NUMA machine the slice lives near it.  Every pass is timed
- * alone and the minimum kept, sweeping all six measurements before
- * repeating: other programs' load spoils single passes, not the answer. */
+ * The footprint is several times the last-level cache (llc_effective_bytes,
+ * when the memory probes found it), so each pass streams from memory.
+ * Bytes count what the program asks for (a copy counts both sides, as
+ * STREAM does); MB are 10^6 bytes.  The loops are the compiler's own code
+ * with the user's CFLAGS (lib/memory.h), not memset or memcpy, whose large
+ * copies may bypass the cache.  With all CPUs, each thread streams a slice
+ * it touched first, so that it lives near it on a NUMA machine.  Passes
+ * are timed alone, all six measurements swept before repeating, and the
+ * minimum kept: other programs' load spoils single passes, not the answer.
+ */
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
 #include "lib/memory.h"

@@ -1,22 +1,15 @@
 /* cores.c - execution contexts, cores and SMT (BlackjackBench 3.4, X-Ray 3.6).
  *
- * m threads do identical work at once, for m = 1 .. the CPUs this process
- * may use (affinity mask and cgroup quota, cpus.h).  While m does not
- * exceed the contexts that can run that work, each thread takes as long as
- * one thread alone; the first m that slows them is one too many.
- *
- * The kind of work decides what is counted.  A chain of dependent integer
- * operations uses a sliver of a core, so SMT siblings run it side by side:
- * its count is the number of hardware threads (cpus).  Many independent
- * chains saturate a core's multiplier, so two siblings halve each other:
- * that count is the number of cores (X-Ray's throughput configuration), and
- * smt = cpus / cores.  Dependent divisions and an L1-resident pointer chase
- * count the floating-point and memory contexts (BlackjackBench).
- *
- * The threads are pinned one per usable CPU when counting contexts (no two
- * share a CPU by the scheduler's whim) and left to the OS when counting
- * cores, because the OS fills idle cores before idle siblings and the CPU
- * numbering of siblings is not ours to know. */
+ * m threads do identical work at once, for m = 1 .. the usable CPUs
+ * (cpus.h); the first m that slows them is one too many.  The work decides
+ * what is counted: a dependent integer chain uses a sliver of a core, so
+ * SMT siblings run it side by side (cpus); many independent chains saturate
+ * a core, so siblings halve each other (cores, and smt = cpus / cores);
+ * dependent divisions and an L1-resident chase count the floating-point and
+ * memory contexts.  Threads are pinned one per CPU when counting contexts,
+ * and left to the OS when counting cores: it fills idle cores before idle
+ * siblings, and the numbering of siblings is not ours to know.
+ */
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"

@@ -1,18 +1,12 @@
 /* l1d.c - capacity, associativity, line size and latency of the L1 data
  * cache, from compact sequences (X-Ray 4.1-4.2; Sandoval's gap test 2.2.1).
  *
- * A sequence <S, N> is N addresses S bytes apart, walked as a random cyclic
- * pointer chain.  It is compact when every access hits, which we see as a
- * time per load close to the hit latency.  As the stride S doubles, the
- * longest compact N shrinks until it bottoms out at the associativity A;
- * the first stride where it does is T = C/A, the distance between two
- * addresses of one set.  So C = A * T, whatever A is: a 48 KiB 12-way cache
- * gives N = 13 from S = 4 KiB on, hence 12 * 4 KiB.  The line size is the
- * smallest shift delta that moves half of a conflicting sequence
- * <T, 2A> into the next set.
- *
- * This works because an L1 is core-private and, on every machine we know
- * of, indexed with bits inside the page offset (Sandoval 2.2.1).
+ * <S, N>, N addresses S apart walked as a random cyclic chain, is compact
+ * when every access hits.  As S doubles the longest compact N shrinks to
+ * the associativity A, first at the stride T = C/A, so C = A * T.  The line
+ * is the smallest shift that moves half of a conflicting <T, 2A> into the
+ * next set.  This holds because an L1 is core-private and indexed within
+ * the page offset on every machine we know of (Sandoval 2.2.1).
  */
 #include "lib/chain.h"
 #include "lib/conflict.h"

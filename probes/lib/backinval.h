@@ -1,31 +1,17 @@
 /* backinval.h - the verdict of the back-invalidation test
- * (probes/inclusion.c): is a cache level inclusive of the levels above it?  Pure: numbers in,
- * verdicts out, no timing.
+ * (probes/inclusion.c): is a cache level inclusive of the levels above?
+ * Pure: numbers in, verdicts out.
  *
- * One trial of the test brings a fresh hot set A into the L1, pushes a
- * burst of other lines through the level under test (but not through the
- * L1), and then times A, A again (now surely in the L1: a1), and a chain C
- * that was in the level just before the burst (cx).  If the level is
- * inclusive it took A out of the L1 when the burst evicted A's copy, and A
- * comes back from as far as C does; if not, A is still in the L1.  The
- * lost fraction
- *
- *     lost = (ax - a1) / (cx - a1)          (ns per load)
- *
- * is therefore about 1 for an inclusive level and about 0 for one that is
- * not, whatever the latencies of the machine.  Two controls make it mean
- * that:
- *   - cleared: cx over C's latency in the level itself.  Unless the burst
- *     pushed C out of the level (cx at least HWB_CLEARED times slower), it
- *     may have left A's copy there too, and a kept A proves nothing.  C is
- *     fresh too, brought in just before A and not touched again, so that
- *     its copy in the level is as young as A's and was never hit there
- *     (a replacement policy that protects lines with hits would keep a
- *     hot C, and say nothing about A).
- *   - null_lost: the lost fraction after a burst of the same kind that
- *     evicts nothing from the level.  A lost there was lost to something
- *     else (the burst filling the L1 itself, a neighbour), so a lost A
- *     after the real burst proves nothing either.
+ * A trial brings a fresh hot set A into the L1, pushes a burst of other
+ * lines through the level under test (not through the L1), then times A
+ * (ax), A again (surely in the L1: a1), and a chain C that was in the
+ * level before the burst (cx).  lost = (ax - a1) / (cx - a1) is about 1
+ * when the level is inclusive (evicting A there took it out of the L1) and
+ * about 0 when not, whatever the latencies.  Two controls make it mean
+ * that: `cleared`, C's slowdown, proves the burst did evict from the level
+ * (C is as young as A and never hit, so no replacement policy favours it),
+ * and `null_lost`, after a burst that evicts nothing there, proves A was
+ * not lost to something else (the L1 itself, a neighbour).
  */
 #ifndef HWPROBE_BACKINVAL_H
 #define HWPROBE_BACKINVAL_H

@@ -1,19 +1,13 @@
 /* cliques.h - which CPUs are near each other, from producer/consumer
  * bandwidths (BlackjackBench 3.1.4), grouped by QT clustering (4.2.3).
+ * Pure: matrices in, numbers out (tests/test-locality.c).
  *
- * The experiment (probes/locality.c): a producer on CPU i writes f bytes,
- * then a consumer on CPU j reads them, and the consumer's bandwidth is
- * kept.  With f sized for one cache level, the consumer reads at its own
- * cache's speed when i and j share that level, and at the speed of
- * whatever lies beyond it when they do not.  With f far beyond every
- * cache, the bandwidth says how near the memory that i placed is to j:
- * NUMA-like domains.  Pure functions: matrices in, numbers out, unit-
- * tested on synthetic matrices in tests/test-locality.c.
- *
- * A matrix is n x n, row-major: bw[i * n + j] is the bandwidth of a
- * consumer on CPU j reading what CPU i produced; bw[i * n + i] is CPU i
- * alone.  Not every pair need be measured (a probe on many CPUs samples
- * them): NaN marks a pair that was not.
+ * probes/locality.c has a producer on CPU i write f bytes and a consumer
+ * on CPU j read them: with f sized for a cache level, j reads at that
+ * level's speed only when it shares the level with i; with f beyond every
+ * cache, the bandwidth groups CPUs into NUMA-like domains.  A matrix is
+ * n x n, row-major, bw[i * n + j] the consumer j's bandwidth from
+ * producer i (bw[i * n + i]: i alone); NaN marks a pair not measured.
  */
 #ifndef HWPROBE_CLIQUES_H
 #define HWPROBE_CLIQUES_H

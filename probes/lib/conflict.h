@@ -1,22 +1,14 @@
-/* conflict.h - X-Ray's conflict test (X-Ray 4.1-4.2): the search for
- * the shortest non-compact sequence at doubling strides, which l1d.c and
- * assoc.c run with their own test of compactness, and, for a cache below
- * the L1, its analysis: the cache's stride T = C/A and its associativity
- * A, and whether the curve is clean enough to believe (pure: numbers in,
- * numbers out).
+/* conflict.h - X-Ray's conflict test (X-Ray 4.1-4.2): the search for the
+ * shortest non-compact sequence at doubling strides, which l1d.c and
+ * assoc.c run with their own test of compactness, and, below the L1, its
+ * analysis (pure): the stride T = C/A, the ways A, and whether the curve
+ * is clean enough to believe.
  *
- * A sequence <S, N> is N addresses S bytes apart.  By X-Ray's Theorem 1 a
- * cache <A, T> makes it compact (all hits) for N <= A ceil(T/S) and
- * non-compact (all misses) for N >= (A + 1) ceil(T/S), so the shortest
- * sequence a probe sees as non-compact, n(S), lies in
- *
- *     A ceil(T/S) + 1  <=  n(S)  <=  (A + 1) ceil(T/S):
- *
- * it halves with each doubling of S below T and is A + 1 from T on.  A
- * physically indexed cache shows this only where the addresses the probe
- * chooses are physically contiguous up to T; otherwise the lines land in
- * sets at random and n(S) is much the same at every stride, with no
- * stride where it stops halving because it never started.
+ * By X-Ray's Theorem 1 the shortest non-compact <S, N> (N addresses S
+ * apart) lies between A ceil(T/S) + 1 and (A + 1) ceil(T/S): it halves as
+ * S doubles below T and is A + 1 from T on.  A physically indexed cache
+ * shows this only on physically contiguous memory; elsewhere n(S) never
+ * starts halving, and there is no T to find.
  */
 #ifndef HWPROBE_CONFLICT_H
 #define HWPROBE_CONFLICT_H
