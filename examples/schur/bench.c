@@ -91,10 +91,19 @@ static double peak_alone(int *lanes, int *chains)
 
 /* ---- the operands and the methods ------------------------------------- */
 
+/* Where the operands sit in physical memory moves a small tile's speed by
+ * 10-15%, the same placement every time, so one copy per run made a row
+ * and a search's gap a lottery.  Each sample takes the next of several
+ * copies, and a median is over placements.  A big shape spans enough
+ * pages to average placement by itself: COPY_BYTES caps the copies. */
+#define COPIES 8
+#define COPY_BYTES (8L << 20)
+
 struct problem {
     int m, n, k, lda, ldb, ldc;
-    double *a, *b, *c;
-    void *mem[3];
+    int copies;
+    double *a[COPIES], *b[COPIES], *c[COPIES];
+    void *mem[COPIES][3];
 };
 
 static void fill(double *x, size_t n)
@@ -126,22 +135,33 @@ static double *alloc_at(size_t n, void **mem)
  * each leading dimension is the number of rows. */
 static int setup(struct problem *p, int m, int n, int k)
 {
+    double bytes = 8.0 * ((double)m * k + (double)k * n + (double)m * n);
+    int i;
+
+    memset(p, 0, sizeof *p);
     p->m = m, p->n = n, p->k = k;
     p->lda = m, p->ldb = k, p->ldc = m;
-    p->a = alloc_at((size_t)m * k, &p->mem[0]);
-    p->b = alloc_at((size_t)k * n, &p->mem[1]);
-    p->c = alloc_at((size_t)m * n, &p->mem[2]);
-    if (!p->a || !p->b || !p->c)
-        return -1;
-    fill(p->a, (size_t)m * k);
-    fill(p->b, (size_t)k * n);
-    fill(p->c, (size_t)m * n);
+    p->copies = bytes * COPIES <= COPY_BYTES ? COPIES
+                : bytes * 2 <= COPY_BYTES ? (int)(COPY_BYTES / bytes) : 1;
+    for (i = 0; i < p->copies; i++) {
+        p->a[i] = alloc_at((size_t)m * k, &p->mem[i][0]);
+        p->b[i] = alloc_at((size_t)k * n, &p->mem[i][1]);
+        p->c[i] = alloc_at((size_t)m * n, &p->mem[i][2]);
+        if (!p->a[i] || !p->b[i] || !p->c[i])
+            return -1;
+        fill(p->a[i], (size_t)m * k);
+        fill(p->b[i], (size_t)k * n);
+        fill(p->c[i], (size_t)m * n);
+    }
     return 0;
 }
 
 static void teardown(struct problem *p)
 {
-    free(p->mem[0]), free(p->mem[1]), free(p->mem[2]);
+    int i;
+
+    for (i = 0; i < COPIES; i++)
+        free(p->mem[i][0]), free(p->mem[i][1]), free(p->mem[i][2]);
 }
 
 /* The methods: the model's blocking, the naive loop, then one per BLAS
@@ -161,22 +181,23 @@ static const char *method_name(int how)
                                                  : blas[how - FIRST_BLAS].name;
 }
 
-/* One call of a method; bl is the blocking for MODEL (and for searches). */
+/* One call of a method on copy i of the operands; bl is the blocking for
+ * MODEL (and for searches). */
 static void call(enum method how, const struct schur_blocking *bl,
-                 const struct problem *p)
+                 const struct problem *p, int i)
 {
     static const double minus_one = -1.0, one = 1.0;
 
     if (how == MODEL)
-        schur_update_blocked(bl, p->m, p->n, p->k, p->a, p->lda, p->b,
-                             p->ldb, p->c, p->ldc);
+        schur_update_blocked(bl, p->m, p->n, p->k, p->a[i], p->lda, p->b[i],
+                             p->ldb, p->c[i], p->ldc);
     else if (how == NAIVE)
-        schur_naive(p->m, p->n, p->k, p->a, p->lda, p->b, p->ldb, p->c,
-                    p->ldc);
+        schur_naive(p->m, p->n, p->k, p->a[i], p->lda, p->b[i], p->ldb,
+                    p->c[i], p->ldc);
     else
         blas[how - FIRST_BLAS].dgemm("N", "N", &p->m, &p->n, &p->k,
-                                     &minus_one, p->a, &p->lda, p->b,
-                                     &p->ldb, &one, p->c, &p->ldc);
+                                     &minus_one, p->a[i], &p->lda, p->b[i],
+                                     &p->ldb, &one, p->c[i], &p->ldc);
 }
 
 /* Calls per sample, so that a sample lasts SAMPLE_SECONDS (at least one). */
@@ -188,7 +209,7 @@ static long calibrate(enum method how, const struct schur_blocking *bl,
     for (;;) {
         double t = now();
         for (r = 0; r < reps; r++)
-            call(how, bl, p);
+            call(how, bl, p, 0);
         t = now() - t;
         if (t >= seconds || reps >= 1L << 20)
             return reps;
@@ -197,19 +218,20 @@ static long calibrate(enum method how, const struct schur_blocking *bl,
     }
 }
 
-/* Seconds per call, one sample of reps calls.  One untimed call first:
- * the sweep has just run other shapes through the caches, and the first
- * call would time their eviction, not this kernel. */
+/* Seconds per call, sample s of reps calls, on the copy s picks.  One
+ * untimed call first: the sweep has just run other shapes through the
+ * caches, and the first call would time their eviction, not this kernel. */
 static double sample(enum method how, const struct schur_blocking *bl,
-                     const struct problem *p, long reps)
+                     const struct problem *p, long reps, int s)
 {
+    int i = s % p->copies;
     double t;
     long r;
 
-    call(how, bl, p);
+    call(how, bl, p, i);
     t = now();
     for (r = 0; r < reps; r++)
-        call(how, bl, p);
+        call(how, bl, p, i);
     return (now() - t) / reps;
 }
 
@@ -424,7 +446,7 @@ static int table(const struct schur_machine *hw, const struct shape *sh, int n)
         for (i = 0; i < n; i++)
             for (how = 0; how < methods(); how++)
                 rows[i].t[how][s] = sample((enum method)how, &rows[i].bl,
-                                           &rows[i].p, rows[i].reps[how]);
+                                           &rows[i].p, rows[i].reps[how], s);
     }
     peak_rate = peak_result(&pk, samples, &lanes, &chains);
     header(hw, peak_rate, lanes, chains);
@@ -500,11 +522,11 @@ static void time_grid(struct candidate *c, int n, const struct problem *p,
     int i, s;
 
     for (i = 0; i < n; i++) {
-        c[i].t = sample(MODEL, &c[i].bl, p, reps);
+        c[i].t = sample(MODEL, &c[i].bl, p, reps, i);
         if (c[i].t < 1.1 * best) {
             x[0] = c[i].t;
             for (s = 1; s < 3; s++)
-                x[s] = sample(MODEL, &c[i].bl, p, reps);
+                x[s] = sample(MODEL, &c[i].bl, p, reps, i + s);
             c[i].t = median(x, 3);
         }
         if (c[i].t < best)
@@ -522,7 +544,7 @@ static void rematch(struct candidate *c, int n, const struct problem *p,
 
     for (s = 0; s < nsamples; s++)
         for (i = 0; i < n; i++)
-            t[i][s] = sample(MODEL, &c[i].bl, p, reps);
+            t[i][s] = sample(MODEL, &c[i].bl, p, reps, s);
     for (i = 0; i < n; i++)
         c[i].t = median(t[i], nsamples);
 }
