@@ -70,6 +70,15 @@ typedef double vec_t;
 #define SCHUR_HOT
 #endif
 
+/* SCHUR_OPAQUE(x): x keeps its value, but the optimiser can no longer see
+ * it, so it cannot fold x into other arithmetic (an empty asm statement,
+ * GNU C; other compilers get nothing to hide from). */
+#if defined(__GNUC__)
+#define SCHUR_OPAQUE(x) __asm__("" : "+r"(x))
+#else
+#define SCHUR_OPAQUE(x) ((void)0)
+#endif
+
 /* Loads, stores and broadcasts are macros, not functions: a function that
  * takes or returns a vector has an ABI that depends on the flags, and GCC
  * warns about it.  memcpy is how C says "unaligned access"; compilers emit
