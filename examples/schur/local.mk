@@ -12,9 +12,11 @@ examples_schur_schur_test_SOURCES = examples/schur/test.c $(schur_sources)
 examples_schur_schur_test_CPPFLAGS = $(schur_cppflags)
 examples_schur_schur_test_LDADD = $(HW_LIBM)
 
-# The benchmark: built and run only by make bench, never by make or check.
-EXTRA_PROGRAMS += examples/schur/schur-bench
-CLEANFILES += examples/schur/schur-bench$(EXEEXT)
+# The benchmark: run by make bench.  make check builds it and checks that
+# its output is what scripts can read (bench.test), never its speeds.
+check_PROGRAMS += examples/schur/schur-bench
+TESTS += examples/schur/bench.test
+EXTRA_DIST += examples/schur/bench.test
 examples_schur_schur_bench_SOURCES = examples/schur/bench.c \
 	examples/schur/bench.h examples/schur/peak.c examples/schur/blas.c \
 	$(schur_sources)
