@@ -2,28 +2,16 @@
  * pairs (BlackjackBench 3.1.1).
  *
  * A pair is two dependent loads within an extent of D bytes: the first
- * misses the caches below the L1, the second hits while both lie in the
- * line that miss brought in, and misses too once they do not, so the time
- * per pair rises from D = line to D = 2 * line.  A miss fills every level
- * on its way, so this is the line below the L1 (the largest, if the
- * levels differed; on every machine we know they share one).
- *
- * Prefetchers bring in the second line of a pair and hide the rise.  On a
- * Zen 4 guest, BlackjackBench's fixed pair (first load at a fixed offset,
- * the second D - 8 bytes on) runs flat up to D = 256: a region prefetcher
- * learns the delta.  So nothing here is fixed: each pair takes a random
- * D-aligned extent of its own 1 KiB block (D-aligned, so that for D up to
- * the line both loads share a line), one load a random word of each half,
- * the halves in random order (no direction for a next-or-previous-line
- * prefetcher), the blocks on random pages, the pairs in random order.
- * A next-line prefetcher can still guess the other half at D = 2 * line
- * (there the pair is two neighbouring lines, whatever their order), and
- * does for part of the pairs: the rise is gradual, and the line is where
- * it begins (the first step), not where it is steepest.
- *
- * Several readings, each with fresh pages, blocks and orders, the extents
- * of a reading swept together; the line is the smallest any of them
- * shows (smallest(): a prefetcher hides rises, it does not make them).
+ * misses below the L1, the second hits while both lie in the line that
+ * miss brought in, so the time per pair rises from D = line to 2 * line.
+ * A miss fills every level on its way, so this is the line below the L1.
+ * Prefetchers that learn a fixed delta would hide the rise, so nothing is
+ * fixed: each pair takes a random D-aligned extent of its own 1 KiB block,
+ * one load in a random word of each half, the halves in random order, the
+ * blocks on random pages, the pairs in random order.  A next-line
+ * prefetcher still guesses some pairs at 2 * line, so the line is where the
+ * rise begins, not where it is steepest; and of several readings the
+ * smallest line stands (a prefetcher hides rises, it does not make them).
  */
 #include "lib/hwprobe.h"
 #include "lib/chain.h"

@@ -1,23 +1,14 @@
 /* ops.c - latency, throughput and operations in flight of the arithmetic
  * a code generator schedules (X-Ray 3.2-3.4, BlackjackBench 3.3).
  *
- * For each of 14 operations (add, multiply, divide on int32, int64; add,
- * multiply, divide, multiply-add on float, double) time c independent
- * chains for c in chains[] (lib/ops_kernel.h):
- *   latency     cycles per step of one chain (X-Ray 3.2);
- *   per_cycle   the most operations per cycle any c reaches (X-Ray 3.3,
- *               BlackjackBench 3.3.2: the minimum time per operation);
- *   in_flight   latency times throughput: how many of these operations
- *               the core keeps going at once (BlackjackBench 3.3.3 finds
- *               it as the c where the time per step starts to grow, which
- *               is where c chains of that latency fill that throughput).
- * Cycles come from cpu_mhz, measured by the clock probe.
- *
- * Multiply-add is written a * b + c and compiled with the user's flags, so
- * it is one fused instruction only if the flags allow it; has_fma says
- * whether it then runs as fast as a multiply (X-Ray 3.4).  has_fpu says
- * whether a double addition takes fewer than 10 cycles (X-Ray 3.4: more
- * means emulation).
+ * For 14 operations (add, multiply, divide on int32 and int64; add,
+ * multiply, divide, multiply-add on float and double), c independent
+ * chains for each c in chains[] (lib/ops_kernel.h) give the latency (one
+ * chain), the most operations per cycle any c reaches, and how many are in
+ * flight at once (latency times throughput).  Cycles come from cpu_mhz,
+ * the clock probe's.  Multiply-add is a * b + c under the user's flags:
+ * has_fma says whether it then runs as fast as a multiply, and has_fpu
+ * whether a double addition takes under 10 cycles (more is emulation).
  */
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"

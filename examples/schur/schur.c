@@ -5,14 +5,12 @@
  * of A, sweep register tiles of mr = mv*SCHUR_VL rows by nr columns.  A tile
  * keeps its mr x nr sums of C in registers for the whole depth kc, so each
  * step loads mv vectors of A and nr scalars of B for mv*nr FMAs.  model.c
- * chooses the numbers; this file only obeys them.
- *
- * Two loop orders: an A sliver stays in L1 while the B slivers stream
- * past it (rows outer), or the other way round.  Packing is optional per
- * operand.  Without it the tile reads A and B in place: a column of A is
- * contiguous, so the mv vectors of one step are too, and a column of B is
- * contiguous along the depth.  Copying pays only when a leading dimension
- * would scatter a sliver over too few cache sets.
+ * chooses the numbers; this file only obeys them.  Either an A sliver stays
+ * in L1 while the B slivers stream past it (rows outer), or the other way
+ * round.  Packing is optional per operand: in place, a column of A holds
+ * the mv vectors of a step and a column of B runs along the depth; copying
+ * pays only when a leading dimension would crowd a sliver into too few
+ * cache sets.
  */
 #include "schur.h"
 #include "vec.h"

@@ -1,24 +1,16 @@
 /* ops_kernel.h - the nano-benchmark of the operation probes (X-Ray 2.1,
- * 3.2, 3.3), for the op and type the includer defines:
- *
- *   OPS_T         the operand type
- *   OPS_OP(p)     one operation on chain variable p, with the operands a
- *                 and b, e.g. ((p) * a + b)
- *   OPS_A, OPS_B  volatile lvalues a and b are read from
- *   OPS_P         volatile lvalue the chains start from and end in
+ * 3.2, 3.3), for the op and type the includer defines: OPS_T the operand
+ * type; OPS_OP(p) one operation on chain variable p with operands a and b,
+ * e.g. ((p) * a + b); OPS_A, OPS_B volatile lvalues a and b are read from;
+ * OPS_P the volatile lvalue the chains start from and end in.
  *
  * OPS_KERNEL(name, c) defines `static void name(long reps)`: c independent
- * chains, advanced OPS_STEPS times per iteration, one operation per chain
- * per step.  With c = 1 it times the latency of the op, with c large its
- * throughput (X-Ray's S(O,T,N,B) with B = N = c).
- *
- * Each operation has a case label of a switch on a volatile (X-Ray 2.1,
- * figure 3d): control may enter at any of them, so the compiler can neither
- * fold a chain (p + a + a ... into p + 4a) nor pack the c independent
- * operations of a step into one vector instruction (Clang's SLP vectorizer
- * does, given a basic block of them).  The
- * loop test runs beside the chains, and the caller times the whole call,
- * so no clock reading sits in the switch.  `register` keeps GCC's
+ * chains advanced OPS_STEPS times per iteration, one operation per chain
+ * per step (c = 1: latency; c large: throughput).  Each operation has a
+ * case label of a switch on a volatile (X-Ray 2.1, figure 3d): control may
+ * enter at any, so the compiler can neither fold a chain nor pack a step's
+ * c operations into one vector instruction.  The caller times the whole
+ * call, so no clock reading sits in the switch; `register` keeps GCC's
  * unoptimised code in registers too.
  */
 #ifndef HWPROBE_OPS_KERNEL_H
