@@ -456,6 +456,11 @@ static int table(const struct schur_machine *hw, const struct shape *sh, int n)
                "it; no %% of peak shown\n", method_name(fast_how),
                rows[fast_row].sh.m, rows[fast_row].sh.n, rows[fast_row].sh.k,
                fast);
+        /* A library may pick its kernel at run time, past the flags. */
+        if (fast_how >= FIRST_BLAS)
+            printf("# (or %s chose instructions this build's CFLAGS do "
+                   "not allow: configure with -march=native to compare like "
+                   "with like)\n", method_name(fast_how));
         peak_rate = 0.0;
     }
     for (i = 0; i < n; i++)
