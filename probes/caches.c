@@ -14,6 +14,7 @@
  */
 #include "lib/hwprobe.h"
 #include "lib/chain.h"
+#include "lib/cpus.h"
 #include "lib/hierarchy.h"
 #include "lib/sweep.h"
 
@@ -239,18 +240,29 @@ static void dump(const struct hwh_curves *c)
         hwp_dump(c->rx[j], c->ry[j]);
 }
 
+/* Other programs' work while the curves were taken, when it was a quarter
+ * of a CPU or more: the last level, shared on every machine we know, and
+ * memory then read the share those programs left, and configure says so
+ * beside both. */
+#define BUSY_CPUS 0.25
+static char neighbours[96];
+
 static void note_agreement(const char *key, size_t agree, size_t of,
-                           double bytes)
+                           double bytes, int last)
 {
-    char text[160];
+    char text[256];
     int n = snprintf(text, sizeof text, 2 * agree > of
                      ? "%zu of %zu readings agree"
                      : "no majority (%zu of %zu agree): the smaller candidate",
                      agree, of);
     /* Past HWS_PLACED_BYTES the readings share one placement. */
     if (bytes > (double)HWS_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
-        snprintf(text + n, sizeof text - (size_t)n,
-                 " (one page placement above %zu MiB)", HWS_PLACED_BYTES >> 20);
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      " (one page placement above %zu MiB)",
+                      HWS_PLACED_BYTES >> 20);
+    if (last && neighbours[0] && n > 0 && (size_t)n < sizeof text)
+        snprintf(text + n, sizeof text - (size_t)n, "; %s: a shared level "
+                 "reads what they left", neighbours);
     hwp_note(key, text);
 }
 
@@ -274,7 +286,7 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
                  h->swept_levels - 1, h->random_levels - 1);
         hwp_note("cache_levels", key);
     } else {
-        note_agreement("cache_levels", h->agree, h->of, 0.0);
+        note_agreement("cache_levels", h->agree, h->of, 0.0, 0);
     }
     for (j = 0; j < caches && j < 3; j++) {
         if (j == 0)
@@ -285,7 +297,8 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
             hwp_absent(key, why);
         } else {
             hwp_emit_int(key, (long long)h->size[j]);
-            note_agreement(key, h->size_agree[j], h->size_of[j], h->size[j]);
+            note_agreement(key, h->size_agree[j], h->size_of[j], h->size[j],
+                           j + 1 == caches);
         }
         if (j == 0)
             continue;
@@ -299,9 +312,15 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
     why = why ? why : !h->memory ? "the sweep ended before memory" : h->why_ns;
     emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, mhz,
                 why);
-    if (h->memory && h->ns[caches] > 0.0)
+    if (h->memory && h->ns[caches] > 0.0) {
         hwp_emit_dec("mem_latency_ns", h->ns[caches]);
-    else
+        if (neighbours[0]) {
+            char text[160];
+            snprintf(text, sizeof text, "%s: memory is shared too",
+                     neighbours);
+            hwp_note("mem_latency_ns", text);
+        }
+    } else
         hwp_absent("mem_latency_ns", why);
 }
 
@@ -310,7 +329,8 @@ int main(int argc, char **argv)
     static struct hwh_curves c;
     static struct bench b;
     struct hwh_hierarchy h;
-    double mhz, l1d_bytes;
+    struct hwu_load load;
+    double mhz, l1d_bytes, others;
     const char *why;
 
     hwp_init(argc, argv, "caches");
@@ -324,6 +344,7 @@ int main(int argc, char **argv)
     } else {
         if (b.line < sizeof(void *) || b.line > b.page || b.page % b.line != 0)
             hwp_skip("line size does not divide the page");
+        hwu_load_start(&load);
         b.buf = hwm_alloc(b.max, 1u << 21, 0);
         hwp_log("%.2f s: %zu MiB allocated", hwp_elapsed(), b.max >> 20);
         measure(&b, &c, 0xCAC4E);
@@ -347,8 +368,14 @@ int main(int argc, char **argv)
         why = hwh_cross_check(&h, c.x, c.n, l1d_bytes);
     }
     dump(&c);
-    if (b.buf != NULL)
+    if (b.buf != NULL) {
         hwm_free(b.buf, b.max);
+        others = hwu_load_others(&load);
+        hwp_log("other programs: %.2f CPUs busy meanwhile", others);
+        if (others >= BUSY_CPUS)
+            snprintf(neighbours, sizeof neighbours, "other programs kept "
+                     "%.1f CPUs busy meanwhile", others);
+    }
     if (h.levels < 2)
         hwp_skip("no cache level boundary in the latency curve");
     emit(&h, mhz, why);

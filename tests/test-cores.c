@@ -74,9 +74,25 @@ static void test_quota(void)
     check(hwu_parse_cpu_max("") == 0.0, "empty text is no limit");
 }
 
+/* /proc/stat's first line: user nice system idle iowait irq softirq steal
+ * guest guest_nice, in ticks; busy is all but idle and iowait (guest time
+ * is already in user). */
+static void test_stat(void)
+{
+    check(hwu_parse_stat_busy("cpu  100 20 30 1000 50 5 5 40 0 0\n", 100.0)
+          == 2.0, "busy seconds: user, nice, system, irq, softirq, steal");
+    check(hwu_parse_stat_busy("cpu  100 0 100 1000\n", 100.0) == 2.0,
+          "an old kernel's four fields");
+    check(hwu_parse_stat_busy("cpu0 1 2 3 4 5 6 7 8\n", 100.0) < 0.0
+          && hwu_parse_stat_busy("intr 12345\n", 100.0) < 0.0
+          && hwu_parse_stat_busy("cpu  1 2 3 4\n", 0.0) < 0.0,
+          "another line, or no tick rate");
+}
+
 int main(void)
 {
     test_mode();
+    test_stat();
     test_contexts();
     test_quota();
     return check_done();

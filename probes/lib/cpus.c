@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 double hwu_parse_cpu_max(const char *text)
@@ -33,6 +35,60 @@ static int read_line(const char *path, char *buf, size_t size)
     ok = fgets(buf, (int)size, f) != NULL;
     fclose(f);
     return ok ? 0 : -1;
+}
+
+double hwu_parse_stat_busy(const char *line, double hz)
+{
+    double t[8] = {0};
+    int n = sscanf(line, "cpu %lf %lf %lf %lf %lf %lf %lf %lf", &t[0], &t[1],
+                   &t[2], &t[3], &t[4], &t[5], &t[6], &t[7]);
+    /* "cpu" alone: sscanf would read cpu0's line as "cpu 0 ...". */
+    if (strncmp(line, "cpu ", 4) != 0 || n < 4 || !(hz > 0.0))
+        return -1.0;
+    /* t[3] idle and t[4] iowait are the time nobody used. */
+    return (t[0] + t[1] + t[2] + t[5] + t[6] + t[7]) / hz;
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double seconds_own(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1.0;
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec
+           + (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static double seconds_busy(void)
+{
+    char line[512];
+    if (read_line("/proc/stat", line, sizeof line) != 0)
+        return -1.0;
+    return hwu_parse_stat_busy(line, (double)sysconf(_SC_CLK_TCK));
+}
+
+void hwu_load_start(struct hwu_load *l)
+{
+    l->busy = seconds_busy();
+    l->own = seconds_own();
+    l->wall = seconds_now();
+}
+
+double hwu_load_others(const struct hwu_load *l)
+{
+    double busy = seconds_busy(), own = seconds_own();
+    double wall = seconds_now() - l->wall, others;
+    if (l->busy < 0.0 || busy < 0.0 || l->own < 0.0 || own < 0.0
+        || !(wall > 0.0))
+        return -1.0;
+    others = (busy - l->busy - (own - l->own)) / wall;
+    return others > 0.0 ? others : 0.0;
 }
 
 /* The quota in force at one cgroup directory (v2 cpu.max, or v1's pair of

@@ -36,7 +36,24 @@ double hwu_parse_cpu_max(const char *text);
  * platform cannot (the experiment then runs unpinned). */
 int hwu_pin(int id);
 
+/* Other programs' work while a probe runs, from the OS's counters (Linux
+ * /proc/stat): a neighbour streaming through a shared cache leaves a probe
+ * less of it, and configure should say so.  A remark, never a value. */
+struct hwu_load {
+    double busy, own, wall;   /* seconds at hwu_load_start */
+};
+void hwu_load_start(struct hwu_load *l);
+/* CPUs' worth of other programs' work since hwu_load_start (0.9: a
+ * neighbour kept most of a CPU busy), or -1 where the OS does not say. */
+double hwu_load_others(const struct hwu_load *l);
+
 /* ---- analysis (pure) ------------------------------------------------- */
+
+/* Busy seconds in the "cpu" line of /proc/stat at hz ticks a second:
+ * user, nice, system, irq, softirq and steal (the host's use of this
+ * guest's CPUs); -1 for another line. */
+double hwu_parse_stat_busy(const char *line, double hz);
+
 
 /* Execution contexts (BlackjackBench 3.4): t[m-1] is the time of one
  * thread's share of work when m threads run at once (m = 1..n).  Returns
