@@ -277,22 +277,25 @@ static void emit_cycles(const char *key, double ns, double mhz,
 
 static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
 {
-    char key[96];
+    char key[96], fewer[64];
     size_t caches = h->levels - 1, j;
     hwp_emit_int("cache_levels", (long long)caches);
-    if (h->random_levels > 1 && h->random_levels != h->swept_levels) {
-        snprintf(key, sizeof key, "%zu of %zu readings count %zu, the random "
-                 "chain %zu: the smaller", h->agree, h->of,
-                 h->swept_levels - 1, h->random_levels - 1);
-        hwp_note("cache_levels", key);
-    } else {
-        note_agreement("cache_levels", h->agree, h->of, 0.0, 0);
-    }
-    for (j = 0; j < caches && j < 3; j++) {
+    note_agreement("cache_levels", h->agree, h->of, 0.0, 0);
+    snprintf(fewer, sizeof fewer, "the latency sweep found %zu cache level%s",
+             caches, caches == 1 ? "" : "s");
+    for (j = 0; j < 3; j++) {
         if (j == 0)
             snprintf(key, sizeof key, "l1d_effective_bytes");
         else
             snprintf(key, sizeof key, "l%zu_effective_bytes", j + 1);
+        if (j >= caches) {
+            /* A level not found is withheld, never left out: configure
+             * takes a key left out for a failure. */
+            hwp_absent(key, fewer);
+            snprintf(key, sizeof key, "l%zu_latency_cycles", j + 1);
+            hwp_absent(key, fewer);
+            continue;
+        }
         if (why != NULL) {
             hwp_absent(key, why);
         } else {

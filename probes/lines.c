@@ -321,6 +321,8 @@ int main(int argc, char **argv)
         emit("l2_line_bytes", below, why);
     if (l3)
         emit("l3_line_bytes", below, why);
+    else
+        hwp_absent("l3_line_bytes", "no L3 size from the caches probe");
     if (!hwp_replaying())
         tear_down(&p);
     return hwp_finish();

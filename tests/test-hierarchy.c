@@ -89,8 +89,7 @@ static void clean(void)
     machine(&c, HWS_PLACEMENTS, ends3, lat3, 3);
     random_chain(&c, 64 * MIB, ends3, lat3, 3);
     hwh_analyse(&c, &h);
-    checkf(h.levels == 4 && h.memory && h.swept_levels == 4
-           && h.random_levels == 4 && h.agree == 5 && h.of == 5,
+    checkf(h.levels == 4 && h.memory && h.random_levels == 4 && h.agree == 5 && h.of == 5,
            "clean: 3 caches and memory, 5 of 5 readings (levels %zu)",
            h.levels);
     checkf(h.size[0] == ends3[0] && h.size[1] == ends3[1]
@@ -107,8 +106,8 @@ static void clean(void)
 }
 
 /* The sweep sees L2 give straight onto memory (a prefetcher hides L3);
- * the random chain sees L3.  The smaller count stands, and memory's
- * latency is the chain's last plateau, not its L3. */
+ * the random chain sees L3.  The sweep places the steps: no step, no
+ * level, and memory's latency is the chain's last plateau, not its L3. */
 static void random_counts_more(void)
 {
     static struct hwh_curves c;
@@ -117,8 +116,7 @@ static void random_counts_more(void)
     machine(&c, HWS_PLACEMENTS, ends3, lat2, 2);
     random_chain(&c, 64 * MIB, ends3, lat3, 3);
     hwh_analyse(&c, &h);
-    checkf(h.levels == 3 && h.swept_levels == 3 && h.random_levels == 4
-           && h.memory,
+    checkf(h.levels == 3 && h.random_levels == 4 && h.memory,
            "random chain a level more: the sweep's 3 levels stand (%zu, "
            "random %zu)", h.levels, h.random_levels);
     checkf(h.size[0] == ends3[0] && h.size[1] == ends3[1] && near(h.ns[1], 4.0)
@@ -127,9 +125,9 @@ static void random_counts_more(void)
            h.size[1], h.ns[1], h.ns[2]);
 }
 
-/* The random chain counts a level fewer: its count stands when it ran to
- * twice the last cache's edge, and says nothing when the budget cut it
- * short. */
+/* The random chain has no step where the sweep has a full one: the
+ * sweep's step stands (a prefetcher only ever hides one).  A chain cut
+ * short of memory gives the caches' latencies and not memory's. */
 static void random_counts_fewer(void)
 {
     static struct hwh_curves c;
@@ -139,14 +137,49 @@ static void random_counts_fewer(void)
     machine(&c, HWS_PLACEMENTS, ends3, lat3, 3);
     random_chain(&c, 64 * MIB, ends2, lat2, 2);
     hwh_analyse(&c, &h);
-    checkf(h.levels == 3 && h.swept_levels == 4 && h.random_levels == 3,
-           "random chain a level fewer, past memory: its 3 levels stand (%zu)",
-           h.levels);
+    checkf(h.levels == 4 && h.random_levels == 3 && h.size[1] == ends3[1],
+           "random chain without the L2/L3 step: the sweep's 4 levels "
+           "stand (%zu)", h.levels);
     random_chain(&c, 16 * MIB, ends3, lat3, 3);
     hwh_analyse(&c, &h);
-    check(h.levels == 4 && h.random_levels == 0 && h.ns[0] == 0.0
-          && strstr(h.why_ns, "out of budget") != NULL,
-          "random chain cut short of memory: its count and latencies unused");
+    checkf(h.levels == 4 && near(h.ns[1], 4.0) && h.ns[3] == 0.0
+           && strstr(h.why_ns, "out of budget") != NULL,
+           "random chain cut short of memory: L2 at %.2f ns, memory's "
+           "withheld", h.ns[1]);
+}
+
+/* A prefetcher that fills in the rest of a page squeezes the sweep's L3
+ * to 1.6x its L2 (Zen 4, 2.7 and 5.5 ns), while the random chain has it
+ * 4x: the chain's weight keeps the step.  A TLB's step inside the L2,
+ * which only the random chain shows (its pages are not amortised), and
+ * a shared L3 whose sweep slopes by 1.5x in two steps, are no levels. */
+static void squeezed_steps(void)
+{
+    static struct hwh_curves c;
+    struct hwh_hierarchy h;
+    const double sweep[] = {1.0, 2.7, 4.4, 60.0};
+    const double tlb_ends[] = {32 * KIB, 256 * KIB, 1 * MIB, 16 * MIB};
+    const double tlb_lat[] = {1.0, 4.0, 8.5, 20.0, 90.0};
+    const double slope_ends[] = {32 * KIB, 1 * MIB, 4 * MIB, 16 * MIB};
+    const double slope_lat[] = {1.0, 2.7, 4.4, 6.6, 60.0};
+    machine(&c, HWS_PLACEMENTS, ends3, sweep, 3);
+    random_chain(&c, 64 * MIB, ends3, lat3, 3);
+    hwh_analyse(&c, &h);
+    checkf(h.levels == 4 && h.size[1] == ends3[1] && h.size[2] == ends3[2],
+           "L3 squeezed to 1.6x in the sweep: 3 caches (%zu; %.0f %.0f)",
+           h.levels, h.size[1], h.size[2]);
+    random_chain(&c, 64 * MIB, tlb_ends, tlb_lat, 4);
+    hwh_analyse(&c, &h);
+    checkf(h.levels == 4 && h.random_levels == 5 && h.size[1] == ends3[1]
+           && near(h.ns[1], 4.0),
+           "a TLB's step inside the L2: no level (%zu), L2 %.0f at %.2f ns",
+           h.levels, h.size[1], h.ns[1]);
+    machine(&c, HWS_PLACEMENTS, slope_ends, slope_lat, 4);
+    random_chain(&c, 64 * MIB, ends3, lat3, 3);
+    hwh_analyse(&c, &h);
+    checkf(h.levels == 4 && h.size[2] == slope_ends[3],
+           "a sloping shared L3: one level to %.0f (%zu)", h.size[2],
+           h.levels);
 }
 
 /* A last cache shared with other cores: the random chain's latency
@@ -272,6 +305,7 @@ int main(void)
     clean();
     random_counts_more();
     random_counts_fewer();
+    squeezed_steps();
     shared_llc();
     no_majority();
     l1_grid_step();

@@ -55,25 +55,29 @@ static double random_at(const struct hwh_curves *c, double f)
     return 0.0;
 }
 
-/* The random chain's plateau, from `from` on, that shares the most
- * octaves of footprint with (lo, hi]: the same level seen without a
- * prefetcher.  Levels map to plateaus in order, one each. */
-static size_t overlapping(const struct hwh_curves *c, const size_t *rstart,
-                          size_t plateaus, size_t from, size_t to, double lo,
-                          double hi)
+/* A level's cost under random access: the random chain's median over the
+ * footprints [lo, hi), 0 where it holds less than an octave of points
+ * there (a chain the budget cut short, a sliver of a level). */
+static double random_over(const struct hwh_curves *c, double lo, double hi)
 {
-    size_t i, best = from;
-    double most = -HUGE_VAL;
-    for (i = from; i <= to; i++) {
-        double a = c->rx[rstart[i]];
-        double b = c->rx[(i + 1 < plateaus ? rstart[i + 1] : c->rn) - 1];
-        double o = log((b < hi ? b : hi) / (a > lo ? a : lo));
-        if (o > most) {
-            most = o;
-            best = i;
-        }
-    }
-    return best;
+    double v[HWH_MAX_POINTS];
+    size_t i, m = 0;
+    for (i = 0; i < c->rn; i++)
+        if (c->rx[i] >= lo && c->rx[i] < hi)
+            v[m++] = c->ry[i];
+    return m >= HWH_RANDOM_PER_OCTAVE ? hwa_median(v, m) : 0.0;
+}
+
+/* The random chain's latency over the first half of (lo, hi], after its
+ * first point, as plateau_ns reads a plateau; 0 for no point there. */
+static double random_level(const struct hwh_curves *c, double lo, double hi)
+{
+    size_t a = 0, b;
+    while (a < c->rn && c->rx[a] <= lo)
+        a++;
+    for (b = a; b < c->rn && c->rx[b] <= hi; b++)
+        ;
+    return b > a ? plateau_ns(c->ry, a, b) : 0.0;
 }
 
 /* ---- the sweep's readings -------------------------------------------- */
@@ -106,9 +110,73 @@ static double vote(const double *v, size_t n, size_t *agree)
     return s[(n - 1) / 2];
 }
 
-/* One reading: its levels (count > 0: fitted to that many) and the edge
- * of each (hwl_edge).  Returns the number of levels, 0 when the reading
- * cannot hold `count`. */
+/* The random chain over the level [lo, hi) is HWH_LEVEL_RATIO away from
+ * `ns` (below it for ns > 0, above -ns for ns < 0), or has too few points
+ * to say; a level with no span (hi == lo) is no neighbour. */
+static int apart(const struct hwh_curves *c, double lo, double hi, double ns)
+{
+    double r = hi > lo ? random_over(c, lo, hi) : 0.0;
+    return r == 0.0 || (ns > 0.0 ? ns >= HWH_LEVEL_RATIO * r
+                                 : r >= -HWH_LEVEL_RATIO * ns);
+}
+
+/* Split a reading's levels where a prefetcher squeezed a step: the
+ * sweep's steps are the caches' (its pages amortise the TLB), but a
+ * prefetcher that fills in a page hides part of every miss, and on Zen 4
+ * leaves the L3 only 2x the L2 where the random chain, which no
+ * prefetcher follows, has it 4x.  A level is split in two, each an octave
+ * at least, where the sweep steps by HWH_SWEEP_RATIO and, under random
+ * access, the two parts stand HWH_LEVEL_RATIO apart from each other and
+ * from the levels beside them (a shared L3 whose latency creeps up, or
+ * the lead into memory, is no level of its own).  A step the chain alone
+ * shows (a TLB's reach) is none: the sweep places the steps.  Returns the
+ * levels. */
+static size_t split(const struct hwh_curves *c, const double *y,
+                    size_t levels, size_t *start, double *lat)
+{
+    size_t j = 0;
+    while (j < levels && levels < HWH_MAX_LEVELS) {
+        size_t a = start[j], b = j + 1 < levels ? start[j + 1] : c->n;
+        size_t part[2], at;
+        double plat[2], lo, hi;
+        if (b - a < 2 * HWH_SWEEP_PER_OCTAVE
+            || hwl_plateaus(y + a, b - a, HWH_SWEEP_RATIO, 1, 2, part, plat) < 2
+            || part[1] < HWH_SWEEP_PER_OCTAVE
+            || b - a - part[1] < HWH_SWEEP_PER_OCTAVE) {
+            j++;
+            continue;
+        }
+        at = a + part[1];
+        /* A split at or past the level's own edge is its rise into the
+         * next level (a soft edge, a TLB's reach), not a level. */
+        if (j + 1 < levels
+            && c->x[at] >= hwl_edge(c->x, y, c->n, a, lat[j], lat[j + 1])) {
+            j++;
+            continue;
+        }
+        lo = random_over(c, c->x[a], c->x[at]);
+        hi = random_over(c, c->x[at], j + 1 < levels ? c->x[b] : HUGE_VAL);
+        if (!(lo > 0.0 && hi >= HWH_LEVEL_RATIO * lo)
+            || !apart(c, j > 0 ? c->x[start[j - 1]] : 0.0, c->x[a], lo)
+            || (j + 1 < levels
+                && !apart(c, c->x[b], j + 2 < levels ? c->x[start[j + 2]]
+                                                     : HUGE_VAL, -hi))) {
+            j++;
+            continue;
+        }
+        memmove(start + j + 2, start + j + 1,
+                (levels - j - 1) * sizeof *start);
+        start[j + 1] = at;
+        levels++;
+        hwl_medians(y, c->n, levels, start, lat);
+    }
+    return levels;
+}
+
+/* One reading: its levels (count > 0: fitted to that many; else the
+ * sweep's, HWH_LEVEL_RATIO apart, split where the random chain says a
+ * prefetcher squeezed a step) and the edge of each (hwl_edge).  Returns
+ * the number of levels, 0 when the reading cannot hold `count`. */
 static size_t read_levels(const struct hwh_curves *c, const double *y,
                           size_t count, double *size)
 {
@@ -117,8 +185,10 @@ static size_t read_levels(const struct hwh_curves *c, const double *y,
     if (count > 0)
         levels = hwl_fit(y, c->n, count, start, lat);
     else
-        levels = hwl_plateaus(y, c->n, HWH_LEVEL_RATIO, HWH_SWEEP_PER_OCTAVE,
-                              HWH_MAX_LEVELS, start, lat);
+        levels = split(c, y, hwl_plateaus(y, c->n, HWH_LEVEL_RATIO,
+                                          HWH_SWEEP_PER_OCTAVE,
+                                          HWH_MAX_LEVELS, start, lat),
+                       start, lat);
     for (j = 0; j + 1 < levels; j++)
         size[j] = hwl_edge(c->x, y, c->n, start[j], lat[j], lat[j + 1]);
     return levels;
@@ -167,25 +237,12 @@ static void count_levels(const struct hwh_curves *c, struct hwh_hierarchy *h,
     for (r = 0; r < c->readings; r++)
         levels_of[r] = (double)read_levels(c, c->y[r], 0, size[r]);
     h->of = c->readings;
-    h->levels = h->swept_levels = (size_t)vote(levels_of, c->readings, &h->agree);
+    h->levels = (size_t)vote(levels_of, c->readings, &h->agree);
     if (c->rn > 2)
         h->random_levels = hwl_plateaus(c->ry, c->rn, HWH_LEVEL_RATIO,
                                         HWH_RANDOM_PER_OCTAVE, HWH_MAX_LEVELS,
                                         rstart, rlat);
     vote_sizes(c, h, levels_of, size);
-    h->why_ns = "not in the recording (no random chain)";
-    /* A random chain the budget cut short of twice the last cache's edge
-     * has not seen memory: its count says nothing. */
-    if (h->random_levels > 1 && h->random_levels < h->levels) {
-        if (h->levels > 1
-            && c->rx[c->rn - 1] < 2.0 * h->size[h->levels - 2]) {
-            h->random_levels = 0;
-            h->why_ns = "the random chain ran out of budget before memory";
-        } else {
-            h->levels = h->random_levels;
-            vote_sizes(c, h, levels_of, size);
-        }
-    }
 }
 
 /* The median of the sweep's last octave, which every reading shares. */
@@ -197,32 +254,43 @@ static double last_octave_ns(const struct hwh_curves *c)
     return c->n > 0 ? hwa_median(c->y[0] + oct, c->n - oct) : 0.0;
 }
 
-/* Each level's latency, from the random chain's plateau that overlaps it
- * most (rstart[] as count_levels left it). */
+/* Each cache's latency, from the random chain over its own span; the
+ * last level's from the chain's last plateau, when that is a level above
+ * the last cache (rstart[] as count_levels left it). */
 static void latencies(const struct hwh_curves *c, struct hwh_hierarchy *h,
                       const size_t *rstart)
 {
-    double lo;
-    size_t j, i;
-    for (j = 0, lo = 0.0, i = 0; j < h->levels && h->random_levels > 1; j++) {
-        double hi = j + 1 < h->levels ? h->size[j] : 2.0 * c->rx[c->rn - 1];
-        /* Leave a plateau for each level after this one; memory's is
-         * the last. */
-        size_t to = h->random_levels - (h->levels - j);
-        i = j + 1 == h->levels ? h->random_levels - 1
-            : overlapping(c, rstart, h->random_levels, j ? i + 1 : 0, to,
-                          lo, hi);
-        h->ns[j] = plateau_ns(c->ry, rstart[i], i + 1 < h->random_levels
-                                                    ? rstart[i + 1] : c->rn);
+    double lo = 0.0, mem;
+    size_t j, last = h->random_levels - 1;
+    h->why_ns = "not in the recording (no random chain)";
+    if (h->random_levels < 2)
+        return;
+    for (j = 0; j + 1 < h->levels; j++) {
+        double hi = h->size[j];
+        h->ns[j] = random_level(c, lo, hi);
         /* The last cache, shared with other cores and tenants, is read
          * at the middle (in octaves) of its own span: a share that shrinks
          * as the footprint grows makes no plateau of its own to read. */
         if (j > 0 && j + 2 == h->levels && random_at(c, sqrt(lo * hi)) > 0.0)
             h->ns[j] = random_at(c, sqrt(lo * hi));
-        hwp_log("level %zu: to %.0f bytes, random chain's plateau %zu: %.2f ns",
-                j + 1, hi, i + 1, h->ns[j]);
+        hwp_log("level %zu: to %.0f bytes, random chain %.2f ns", j + 1, hi,
+                h->ns[j]);
         lo = hi;
     }
+    /* Memory's latency only from a plateau the chain reached beyond the
+     * last cache, a level away from it; the caches' stand without it. */
+    mem = plateau_ns(c->ry, rstart[last], c->rn);
+    hwp_log("level %zu: random chain's last plateau from %.0f bytes, %.2f ns",
+            j + 1, c->rx[rstart[last]], mem);
+    if (j == 0 || mem >= HWH_LEVEL_RATIO * h->ns[j - 1])
+        h->ns[j] = mem;
+    else
+        h->why_ns = "the random chain ran out of budget before memory";
+    for (j = 0; j + 1 < h->levels; j++)
+        if (h->ns[j] == 0.0) {
+            memset(h->ns, 0, sizeof h->ns);
+            h->why_ns = "the random chain has no point inside a level";
+        }
 }
 
 void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
@@ -241,7 +309,7 @@ const char *hwh_cross_check(struct hwh_hierarchy *h, const double *x,
     for (j = 1; j + 1 < h->levels; j++)
         if (h->size[j] <= h->size[j - 1])
             return "the effective sizes do not rise from level to level";
-    for (j = 1; j < h->levels && h->ns[0] > 0.0; j++)
+    for (j = 1; j < h->levels && h->ns[j] > 0.0; j++)
         if (h->ns[j] <= h->ns[j - 1]) {
             /* The random chain's reading, not the sweep's sizes, is off. */
             memset(h->ns, 0, sizeof h->ns);

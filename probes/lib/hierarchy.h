@@ -7,8 +7,8 @@
  *
  * The sweep (sweep.h) gives readings, one per page placement; each is
  * read on its own (levels.h), and a count or a size is what most readings
- * give.  The random chain, which no prefetcher follows, checks the count
- * and gives the latencies: a sweep's latency is what the prefetcher left.
+ * give.  The random chain, which no prefetcher follows, confirms the steps
+ * a prefetcher squeezed and gives the latencies: a sweep's latency is what the prefetcher left.
  */
 #ifndef HWPROBE_HIERARCHY_H
 #define HWPROBE_HIERARCHY_H
@@ -31,6 +31,11 @@
  * memory 200 and more); a step closer than that is a part of one level
  * (the TLB's share inside a cache, a neighbour's use of memory). */
 #define HWH_LEVEL_RATIO 2.0
+/* The least step of the sweep that may be a level's, for the random chain
+ * to weigh: a prefetcher that fills in the rest of a page hides part of
+ * every miss, and on Zen 4 leaves the L3 only 2x the L2 in the sweep where
+ * the chain has it 4x.  Sandoval's smallest miss penalty, 25%. */
+#define HWH_SWEEP_RATIO 1.25
 /* The sweep's footprints an octave.  A level between the first and the
  * last holds an octave of them: caches grow by a factor of two or more
  * from level to level (Sandoval 2.3.2), while the rise into the next
@@ -56,7 +61,6 @@ struct hwh_hierarchy {
     size_t levels;            /* including memory when it was reached */
     int memory;               /* the last level is memory */
     size_t agree, of;         /* readings behind the level count */
-    size_t swept_levels;      /* what most readings count */
     size_t random_levels;     /* the random chain's count, 0 without one */
     double size[HWH_MAX_LEVELS];  /* effective size of each cache */
     size_t size_agree[HWH_MAX_LEVELS];
@@ -73,14 +77,13 @@ struct hwh_hierarchy {
  * begins, or 0. */
 size_t hwh_at_memory(const size_t *pages, const double *ns, size_t i);
 
-/* Levels: what most readings of the sweep count, checked against the
- * random chain's count, which no prefetcher squeezes; when the two
- * differ, the smaller (a level too few leaves a cache unused, one too many
- * makes a tile of a slope).  Every reading is then fitted to that many and
+/* Levels: what most readings of the sweep count: its steps of
+ * HWH_LEVEL_RATIO, and the smaller ones a prefetcher squeezed where the
+ * random chain shows them at that ratio.  Every reading is then fitted to that many and
  * each edge voted on; without a majority, the smaller candidate wins.
- * Latencies come from the random chain's plateaus, each level's from the
- * one that overlaps it most.  Memory is the last level when the median of
- * the sweep's last octave is at least HWH_MEMORY_MIN_NS. */
+ * Each cache's latency is the random chain's over the cache's own span,
+ * memory's the chain's last plateau.  Memory is the last level when the
+ * median of the sweep's last octave is at least HWH_MEMORY_MIN_NS. */
 void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h);
 
 /* Cross-checks before anything is written or passed on: sizes and

@@ -166,6 +166,20 @@ size_t hwl_fit(const double *y, size_t n, size_t levels, size_t *start,
     return fit(ym, n, levels, MIN_PLATEAU, start, lat);
 }
 
+void hwl_medians(const double *y, size_t n, size_t levels,
+                 const size_t *start, double *lat)
+{
+    double ym[HWL_MAX_POINTS];
+    size_t j;
+    if (n == 0 || n > HWL_MAX_POINTS)
+        return;
+    clean_curve(y, n, ym);
+    for (j = 0; j < levels; j++) {
+        size_t b = j + 1 < levels ? start[j + 1] : n;
+        lat[j] = hwa_median(ym + start[j], b - start[j]);
+    }
+}
+
 double hwl_edge(const double *x, const double *y, size_t n, size_t from,
                 double lo, double hi)
 {

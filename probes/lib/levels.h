@@ -43,6 +43,12 @@ size_t hwl_plateaus(const double *y, size_t n, double ratio,
 size_t hwl_fit(const double *y, size_t n, size_t levels, size_t *start,
                double *lat);
 
+/* The median latency of the cleaned curve over each of `levels` plateaus
+ * that begin at start[] (ascending, start[0] == 0), into lat[]: the
+ * plateaus' costs after some of them were merged. */
+void hwl_medians(const double *y, size_t n, size_t levels,
+                 const size_t *start, double *lat);
+
 /* Where a level of latency lo ends, before the next of latency hi: the
  * last footprint from index `from` on before the cleaned curve first
  * passes a quarter of the way from lo to hi (on log scales).  A quarter,
