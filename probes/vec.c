@@ -7,7 +7,11 @@
  * with the width; with flags that do not enable the wider registers the
  * compiler splits the type into several 16-byte operations and the rate
  * halves.  The answer follows the flags, as it should: it is what the
- * compiler's code gets, not what the silicon could do.
+ * compiler's code gets, not what the silicon could do.  Clang, tuned for
+ * 256-bit code, also splits wider vectors in any function that does not
+ * ask for them (-mprefer-vector-width); the kernels ask, so that the width
+ * is the flags' and the core's, as with GCC, and code that wants it asks
+ * too (min_vector_width).
  */
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"
@@ -21,6 +25,9 @@ int main(int argc, char **argv)
     hwp_skip("the compiler has no GNU vector extensions");
 }
 #else
+#if defined(__clang__)
+#define OPS_ATTR __attribute__((min_vector_width(512)))
+#endif
 #include "lib/ops_kernel.h"
 
 /* A width counts as full rate within this fraction of the 16-byte rate. */

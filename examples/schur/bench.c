@@ -280,11 +280,6 @@ static void header(const struct schur_machine *hw, double pk, int lanes,
     printf("# machine: %d-double vectors, %d registers, FMA latency %d, "
            "%.2f FMA/cycle\n", hw->lanes, hw->regs, hw->fma_latency,
            hw->fma_per_cycle);
-#if defined(SCHUR_VEC_BYTES) && SCHUR_VEC_BYTES != HW_VEC_BYTES
-    printf("#          (hwparams.h says %d-byte vectors, Clang's preferred "
-           "width; the kernel asks for its registers' %d, see vec.h)\n",
-           HW_VEC_BYTES, SCHUR_VEC_BYTES);
-#endif
     printf("#          L1D %ld B (%ld B lines, %ld-way), L2 %ld B, LLC %ld B\n",
            hw->l1_bytes, hw->l1_line, hw->l1_assoc, hw->l2_bytes,
            hw->llc_bytes);

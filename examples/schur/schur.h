@@ -48,8 +48,7 @@ enum {
 };
 
 /* Doubles per vector in this build: HW_VEC_BYTES / 8 with GCC/Clang vector
- * extensions (the register width under Clang with AVX-512, see vec.h), 1
- * for the plain C path (no HW_VEC_BYTES, -DSCHUR_PLAIN, or
+ * extensions, 1 for the plain C path (no HW_VEC_BYTES, -DSCHUR_PLAIN, or
  * another compiler). */
 int schur_lanes(void);
 

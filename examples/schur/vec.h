@@ -13,18 +13,11 @@
 #include <hwparams.h>
 #include <string.h>
 
-/* SCHUR_VEC_BYTES: the width the kernels use.  HW_VEC_BYTES, except under
- * Clang on x86 with AVX-512: there Clang prefers 256-bit code and splits
- * wider vectors in every function that does not ask for them, the vec
- * probe's included, so the header says 32 where the registers hold 64.
- * The kernels ask (SCHUR_HOT below), so they take the registers' width;
- * the bench's peak, the best over every width, shows if that was wrong. */
+/* SCHUR_VEC_BYTES: the width the kernels use, HW_VEC_BYTES.  Under Clang
+ * the vec probe asks for wide vectors as the kernels do (SCHUR_HOT below),
+ * so the two agree on what the registers hold at full rate. */
 #if !defined(SCHUR_PLAIN) && defined(__GNUC__) && defined(HW_VEC_BYTES)
-#if defined(__clang__) && defined(__AVX512F__) && HW_VEC_BYTES == 32
-#define SCHUR_VEC_BYTES 64
-#else
 #define SCHUR_VEC_BYTES HW_VEC_BYTES
-#endif
 #if SCHUR_VEC_BYTES == 16
 #define SCHUR_VL 2
 #elif SCHUR_VEC_BYTES == 32

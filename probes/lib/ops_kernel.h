@@ -4,7 +4,8 @@
  * e.g. ((p) * a + b); OPS_A, OPS_B volatile lvalues a and b are read from;
  * OPS_P the volatile lvalue the chains start from and end in.
  *
- * OPS_KERNEL(name, c) defines `static void name(long reps)`: c independent
+ * OPS_KERNEL(name, c) defines `static OPS_ATTR void name(long reps)` (OPS_ATTR
+ * an optional function attribute, empty by default): c independent
  * chains advanced OPS_STEPS times per iteration, one operation per chain
  * per step (c = 1: latency; c large: throughput).  Each operation has a
  * case label of a switch on a volatile (X-Ray 2.1, figure 3d): control may
@@ -20,6 +21,10 @@
 
 #define OPS_STEPS 4
 
+#ifndef OPS_ATTR
+#define OPS_ATTR
+#endif
+
 /* Falling from label to label is the point of the construction. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 7
 #pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
@@ -34,7 +39,7 @@ static volatile int ops_entry;
 #define OPS_STEP(k, c) REPN(c, OPS_CHAIN, k)
 
 #define OPS_KERNEL(name, c)                                                   \
-    static void name(long reps)                                               \
+    static OPS_ATTR void name(long reps)                                      \
     {                                                                         \
         register OPS_T a = OPS_A, b = OPS_B;                                  \
         register long i = reps;                                               \
