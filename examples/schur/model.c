@@ -1,23 +1,17 @@
 /* model.c - the blocking of C := C - A*B, derived from hwparams.h.
  *
  * Three sources, simplified to what hwparams measures:
- *  - BlackjackBench (Danalis et al.), section 6, guided tuning of the Schur
- *    complement: a register tile that maximises flops per element loaded
- *    under the measured register count, an L1 block corrected for the line
- *    size, and tiles that suit the sizes callers use (their 3 x 3 tile
- *    became 4 x 2 because even sizes are the common case; here the fringes
- *    are counted for each shape instead).
- *  - Yotov et al., "Is search really necessary to generate high-performance
- *    BLAS?" (Proc. IEEE 93(2), 2005): registers hold an mr x nr tile of C,
- *    one column of A and one element of B, with enough independent sums to
- *    cover latency x throughput.
- *  - Low et al., "Analytical modeling is enough for high-performance BLIS"
- *    (ACM TOMS 43(2), 2016): kc from the ways of L1, mc and nc from L2 and
- *    the last level, one operand's sliver resident and the other streamed.
+ *  - BlackjackBench (Danalis et al.), section 6: a register tile that
+ *    maximises flops per element loaded under the measured register
+ *    count, and an L1 block corrected for the line size.
+ *  - Yotov et al. (Proc. IEEE 93(2), 2005): the tile, a column of A and an
+ *    element of B in registers, with sums enough for latency x throughput.
+ *  - Low et al. (ACM TOMS 43(2), 2016): kc from the ways of L1, mc and nc
+ *    from L2 and the last level, one sliver resident, the other streamed.
  *
- * Every input comes from hwparams.h when the macro exists; otherwise from a
- * fallback chosen so that being wrong costs little (schur_machine).  Where
- * the model departs from the sources, the comment says why.
+ * An input missing from hwparams.h takes a fallback chosen so that being
+ * wrong costs little (schur_machine).  Where the model departs from the
+ * sources, the comment there says why.
  */
 #include "schur.h"
 

@@ -4,15 +4,14 @@
  * e.g. ((p) * a + b); OPS_A, OPS_B volatile lvalues a and b are read from;
  * OPS_P the volatile lvalue the chains start from and end in.
  *
- * OPS_KERNEL(name, c) defines `static OPS_ATTR void name(long reps)` (OPS_ATTR
- * an optional function attribute, empty by default): c independent
- * chains advanced OPS_STEPS times per iteration, one operation per chain
- * per step (c = 1: latency; c large: throughput).  Each operation has a
- * case label of a switch on a volatile (X-Ray 2.1, figure 3d): control may
- * enter at any, so the compiler can neither fold a chain nor pack a step's
- * c operations into one vector instruction.  The caller times the whole
- * call, so no clock reading sits in the switch; `register` keeps GCC's
- * unoptimised code in registers too.
+ * OPS_KERNEL(name, c) defines `static OPS_ATTR void name(long reps)`
+ * (OPS_ATTR: an optional attribute): c independent chains advanced
+ * OPS_STEPS times per iteration, one operation per chain per step (c = 1:
+ * latency; c large: throughput).  Each operation has a case label of a
+ * switch on a volatile (X-Ray 2.1, figure 3d): control may enter at any,
+ * so the compiler can neither fold a chain nor pack a step's c operations
+ * into one vector instruction.  The caller times the whole call; `register`
+ * keeps GCC's unoptimised code in registers too.
  */
 #ifndef HWPROBE_OPS_KERNEL_H
 #define HWPROBE_OPS_KERNEL_H
