@@ -164,7 +164,8 @@ _HW_EXPORT([cpu_mhz])
 # Sandoval 2.2.1); the lower levels and memory by a TLB-amortised sweep
 # of random pointer chains over five page placements, each a reading of
 # its own, the sizes being what the readings agree on, with a fully
-# random chain to count the levels and give their load-to-use latencies
+# random chain to confirm the steps a prefetcher squeezed in the sweep
+# and to give the levels' load-to-use latencies
 # (Sandoval 2.2.2, BlackjackBench 3.1); line sizes by access pairs
 # (BlackjackBench 3.1.1); the data TLB by T(1,k) and T(2,k) sweeps
 # (Sandoval 2.2.3, BlackjackBench 3.2).  A level the sweep does not find
