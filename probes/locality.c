@@ -50,11 +50,13 @@
  * neighbour's burst decides; three times, it has to last three rounds. */
 #define MIN_ROUNDS 3
 
-/* The levels, and half of each cache level's footprint (its plateau
- * check, only ever the first CPU alone). */
-enum level { L2, L3, MEM, L2_HALF, L3_HALF, NLEVELS };
+/* The levels, half of each cache level's footprint (its plateau check),
+ * and four times the L2's, inside the last level: what a CPU that does not
+ * share the L2 reads the first one's writes at, at best.  The last three
+ * are only ever the first CPU alone. */
+enum level { L2, L3, MEM, L2_HALF, L3_HALF, PAST_L2, NLEVELS };
 static const char *const level_name[NLEVELS] = {"L2", "L3", "memory",
-                                                "L2/2", "L3/2"};
+                                                "L2/2", "L3/2", "past L2"};
 #define HALF(lv) ((enum level)((lv) + L2_HALF))
 
 /* One point of a sweep: a producer and a consumer (indices into cpus[])
@@ -202,6 +204,13 @@ static void choose_footprints(struct locality *x)
     x->scrub_bytes[L3] = x->scrub_bytes[L3_HALF] = (size_t)(4.0 * l2);
     x->footprint[L2_HALF] = x->footprint[L2] / 2 / page * page;
     x->footprint[L3_HALF] = x->footprint[L3] / 2 / page * page;
+    /* Effective sizes are conservative, so four times the L2's is past
+     * the L2 itself; it must still fit the last level. */
+    if (x->footprint[L2] > 0 && 4.0 * l2 <= llc
+        && 4.0 * l2 <= (double)MAX_FOOTPRINT) {
+        x->footprint[PAST_L2] = (size_t)(4.0 * l2 / (double)page) * page;
+        x->scrub_bytes[PAST_L2] = x->scrub_bytes[L2];
+    }
     if (m < (double)MEMORY_MIN)
         m = (double)MEMORY_MIN;
     if (m > (double)MEMORY_MAX)
@@ -220,7 +229,10 @@ static void prepare(struct locality *x)
     for (lv = 0; lv < NLEVELS; lv++)
         for (i = 0; i < HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX; i++)
             x->bw[lv][i] = NAN;
-    x->cache_bytes = x->footprint[L2 + (x->footprint[L3] > x->footprint[L2])];
+    x->cache_bytes = page;
+    for (lv = 0; lv < NLEVELS; lv++)
+        if (lv != MEM && x->footprint[lv] > x->cache_bytes)
+            x->cache_bytes = x->footprint[lv];
     x->cache_buf = hwt_alloc_on(x->cpus[0], x->cache_bytes, HUGE_ALIGN);
     x->scrub_size =
         x->scrub_bytes[L3 - (x->scrub_bytes[L2] > x->scrub_bytes[L3])];
@@ -390,20 +402,27 @@ static void retime(struct locality *x, enum level lv, int producer,
 }
 
 /* The cliques of level lv, with the diameter that the first CPU's own
- * bandwidth (its best reading, lib/cliques.h) and memory's give; 0 when
- * the level cannot be judged. */
+ * bandwidth (its best reading, lib/cliques.h) and the next level's give:
+ * a CPU that does not share the L2 reads the first one's writes from the
+ * last level at best (Zen 4: 45 GB/s against 86 from its own L2 and 11
+ * from memory, which alone would call it near); memory for the L3.  0
+ * when the level cannot be judged. */
 static size_t level_cliques(struct locality *x, enum level lv, int *label)
 {
     const double *s = symmetric(x, lv);
     /* The fastest reading of memory: a slow one may be a busy CPU, and
      * would make every pair look near. */
     double self = s[0], mem = hwq_row_max(x->bw[MEM], (size_t)x->ncpus, 0);
-    double rel = hwq_level_diameter(self, mem);
+    double past = *cell(x, PAST_L2, 0, 0), rel;
+    if (lv == L2 && past > mem)
+        mem = past;
+    rel = hwq_level_diameter(self, mem);
     if (rel < 0.0) {
-        hwp_log("%s: %.0f MB/s alone, %.0f from memory", level_name[lv],
-                self, mem);
-        x->why_not[lv] = "it read less than 1.5 times as fast as memory (a "
-                         "neighbour's load?): too close to judge";
+        hwp_log("%s: %.0f MB/s alone, %.0f from the next level",
+                level_name[lv], self, mem);
+        x->why_not[lv] = "the first CPU read it less than 1.5 times as fast "
+                         "as the next level (close levels, or a neighbour's "
+                         "load): too close to judge";
         return 0;
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);

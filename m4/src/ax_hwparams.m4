@@ -457,14 +457,16 @@ dnl many NUMA-like domains they form, from producer/consumer bandwidth
 dnl (BlackjackBench 3.1.4): a thread on the first CPU writes a footprint
 dnl sized for the level, a thread on another CPU reads it, and the
 dnl reader's bandwidth, compared with the first CPU reading its own
-dnl writes and reading memory, says whether the two share the level.
+dnl writes and reading them from the next level (for the L2, four times
+dnl its footprint, in the last level; for the L3, memory), says whether
+dnl the two share the level.
 dnl CPUs are grouped by QT clustering.  At a footprint far beyond the
 dnl last level, the same experiment groups CPUs by how fast they read
 dnl memory the first CPU (or the leader of a later group) placed: the
 dnl domains, and the locality ratio, the slowest bandwidth between
 dnl domains over the fastest within one (1.00 for one domain).  Needs the
 dnl effective sizes the memory family exports; a level without one, or
-dnl that reads less than 1.5 times as fast as memory, stays undefined, as
+dnl that reads less than 1.5 times as fast as the next, stays undefined, as
 dnl does everything on more than 64 CPUs or when the machine is too busy
 dnl for three rounds of the pairs within twice the budget.
 _HW_VALUE([HW_L2_SHARED_CPUS], [locality], [int], [1], [1024], [none], [count],

@@ -30,8 +30,9 @@
 
 /* The QT diameter for a cache level: half the distance, in log bandwidth,
  * from a CPU reading its own data out of the level (self) to the same CPU
- * reading from memory (mem), as a relative width: sqrt(self / mem) - 1.
- * A pair within it of the CPU alone is nearer its own cache than memory.
+ * reading it from the next level out (mem: memory, or a cache beyond),
+ * as a relative width: sqrt(self / mem) - 1.  A pair within it of the
+ * CPU alone is nearer its own cache than the next level.
  * Scaling with the contrast, rather than fixed, lets one rule judge an
  * L2 five times faster than memory and an L3 only twice as fast.
  * Returns -1 when self / mem is below HWQ_MIN_CONTRAST or either is not
