@@ -111,13 +111,18 @@ static double vote(const double *v, size_t n, size_t *agree)
 }
 
 /* The random chain over the level [lo, hi) is HWH_LEVEL_RATIO away from
- * `ns` (below it for ns > 0, above -ns for ns < 0), or has too few points
- * to say; a level with no span (hi == lo) is no neighbour. */
+ * `ns` (below it for ns > 0, above -ns for ns < 0); a level with no span
+ * (hi == lo) is no neighbour.  Too few points there to say is not apart:
+ * a chain the budget stopped inside the lead into memory cannot tell that
+ * lead from a level. */
 static int apart(const struct hwh_curves *c, double lo, double hi, double ns)
 {
-    double r = hi > lo ? random_over(c, lo, hi) : 0.0;
-    return r == 0.0 || (ns > 0.0 ? ns >= HWH_LEVEL_RATIO * r
-                                 : r >= -HWH_LEVEL_RATIO * ns);
+    double r;
+    if (!(hi > lo))
+        return 1;
+    r = random_over(c, lo, hi);
+    return r > 0.0 && (ns > 0.0 ? ns >= HWH_LEVEL_RATIO * r
+                                : r >= -HWH_LEVEL_RATIO * ns);
 }
 
 /* Split a reading's levels where a prefetcher squeezed a step: the
