@@ -110,19 +110,28 @@ static double vote(const double *v, size_t n, size_t *agree)
     return s[(n - 1) / 2];
 }
 
-/* The random chain over the level [lo, hi) is HWH_LEVEL_RATIO away from
- * `ns` (below it for ns > 0, above -ns for ns < 0); a level with no span
- * (hi == lo) is no neighbour.  Too few points there to say is not apart:
- * a chain the budget stopped inside the lead into memory cannot tell that
- * lead from a level. */
-static int apart(const struct hwh_curves *c, double lo, double hi, double ns)
+/* Whether splitting level j (from start[j]) at point `at` makes a level
+ * under random access: the random chain over the level before, the two
+ * parts and the level after rises by HWH_LEVEL_RATIO at each boundary.
+ * A level a part must stand apart from but where the chain has too few
+ * points to say does not count as apart: a chain the budget stopped
+ * inside the lead into memory cannot tell that lead from a level. */
+static int random_split(const struct hwh_curves *c, const size_t *start,
+                        size_t levels, size_t j, size_t at)
 {
-    double r;
-    if (!(hi > lo))
-        return 1;
-    r = random_over(c, lo, hi);
-    return r > 0.0 && (ns > 0.0 ? ns >= HWH_LEVEL_RATIO * r
-                                : r >= -HWH_LEVEL_RATIO * ns);
+    double edge[5], r[4];
+    size_t k, first = j > 0 ? 0 : 1, last = j + 1 < levels ? 4 : 3;
+    edge[0] = j > 0 ? c->x[start[j - 1]] : 0.0;
+    edge[1] = c->x[start[j]];
+    edge[2] = c->x[at];
+    edge[3] = j + 1 < levels ? c->x[start[j + 1]] : HUGE_VAL;
+    edge[4] = j + 2 < levels ? c->x[start[j + 2]] : HUGE_VAL;
+    for (k = first; k < last; k++)
+        r[k] = random_over(c, edge[k], edge[k + 1]);
+    for (k = first; k + 1 < last; k++)
+        if (!(r[k] > 0.0 && r[k + 1] >= HWH_LEVEL_RATIO * r[k]))
+            return 0;
+    return 1;
 }
 
 /* Split a reading's levels where a prefetcher squeezed a step: the
@@ -143,7 +152,7 @@ static size_t split(const struct hwh_curves *c, const double *y,
     while (j < levels && levels < HWH_MAX_LEVELS) {
         size_t a = start[j], b = j + 1 < levels ? start[j + 1] : c->n;
         size_t part[2], at;
-        double plat[2], lo, hi;
+        double plat[2];
         if (b - a < 2 * HWH_SWEEP_PER_OCTAVE
             || hwl_plateaus(y + a, b - a, HWH_SWEEP_RATIO, 1, 2, part, plat) < 2
             || part[1] < HWH_SWEEP_PER_OCTAVE
@@ -159,13 +168,7 @@ static size_t split(const struct hwh_curves *c, const double *y,
             j++;
             continue;
         }
-        lo = random_over(c, c->x[a], c->x[at]);
-        hi = random_over(c, c->x[at], j + 1 < levels ? c->x[b] : HUGE_VAL);
-        if (!(lo > 0.0 && hi >= HWH_LEVEL_RATIO * lo)
-            || !apart(c, j > 0 ? c->x[start[j - 1]] : 0.0, c->x[a], lo)
-            || (j + 1 < levels
-                && !apart(c, c->x[b], j + 2 < levels ? c->x[start[j + 2]]
-                                                     : HUGE_VAL, -hi))) {
+        if (!random_split(c, start, levels, j, at)) {
             j++;
             continue;
         }
