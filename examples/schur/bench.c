@@ -1,29 +1,15 @@
-/* bench.c - what the numbers in hwparams.h are worth to a blocked kernel.
- *
- *   schur-bench            one table: the model-driven kernel, the naive
- *                          loop and the dgemm of each BLAS configure found,
- *                          against this machine's peak
- *   schur-bench --search   time a grid of blockings of the same kernel and
- *                          report how far the model's choice is from the best
- *   --shape M N K          only this shape (either mode)
- *   --samples N            timed samples per point (default 9); medians
- *   --verbose              with --search: the best few of the grid too
- *   --offset BYTES         matrices that many bytes past a 64-byte boundary
- *   --blocking MV NR KC MC NC KEEP_A PACK_A PACK_B
- *                          this blocking instead of the model's (table)
+/* bench.c - what the numbers in hwparams.h are worth to a blocked kernel:
+ * a table of the model-driven kernel, the naive loop and each BLAS against
+ * this machine's peak, or (--search) a grid of blockings against the
+ * model's choice; usage() lists the options.
  *
  * The model's blocking is computed once per shape, outside the timing, as
- * a tiled factorisation would (schur_model, then schur_update_blocked).
- * Peak is measured in the same run, as the best of many loops of
- * independent FMA chains (peak.c); a method faster than that means the
- * peak is wrong, and then no percentage is printed.  One thread
- * throughout, BLAS included (blas.c).  The machine may be shared: samples
- * of all methods are interleaved, so a burst of noise hits one sample of
- * each rather than every sample of one, and medians are kept.
- *
- * Each row of the table is one line that starts with the shape, MxNxK,
- * and has the same whitespace-separated fields as the comment above it
- * names; every other line starts with '#'.
+ * a tiled factorisation would.  The peak is measured in the same run; a
+ * method faster than it means the peak is wrong, and no percentage is
+ * printed.  One thread throughout, BLAS included.  Samples of all methods
+ * are interleaved, so that a burst of a neighbour's noise hits one sample
+ * of each, and medians are kept.  Each table row is one line starting with
+ * the shape, MxNxK, its fields named by the '#' line above it.
  */
 #define _POSIX_C_SOURCE 200112L
 #include "bench.h"
@@ -660,7 +646,16 @@ static int usage(void)
 {
     fprintf(stderr, "usage: schur-bench [--search] [--verbose] "
             "[--shape M N K] [--samples N] [--offset BYTES]\n"
-            "       [--blocking MV NR KC MC NC KEEP_A PACK_A PACK_B]\n");
+            "       [--blocking MV NR KC MC NC KEEP_A PACK_A PACK_B]\n"
+            "  (none)     the table: the model, the naive loop and each BLAS "
+            "against the peak\n"
+            "  --search   time a grid of blockings against the model's "
+            "choice\n"
+            "  --shape    only this shape (either mode)\n"
+            "  --samples  timed samples per point (default 9); medians\n"
+            "  --verbose  with --search: the best few of the grid too\n"
+            "  --offset   matrices that many bytes past a 64-byte boundary\n"
+            "  --blocking this blocking instead of the model's (table)\n");
     return 2;
 }
 
