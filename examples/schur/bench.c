@@ -92,6 +92,9 @@ struct problem {
     void *mem[COPIES][3];
 };
 
+/* The copy whose operands the caches were last warmed with (sample()). */
+static const double *warm_copy;
+
 static void fill(double *x, size_t n)
 {
     size_t i;
@@ -148,6 +151,7 @@ static void teardown(struct problem *p)
 
     for (i = 0; i < COPIES; i++)
         free(p->mem[i][0]), free(p->mem[i][1]), free(p->mem[i][2]);
+    warm_copy = NULL;   /* the next allocation may reuse the address */
 }
 
 /* The methods: the model's blocking, the naive loop, then one per BLAS
@@ -204,9 +208,16 @@ static long calibrate(enum method how, const struct schur_blocking *bl,
     }
 }
 
+/* Untimed passes over a copy the caches have not seen lately.  One is not
+ * enough where a copy outgrows the L2: a last level may keep only part of
+ * what a pass brings in (Zen 4's took six passes to reach steady speed),
+ * and the method sampled first on a new copy would time that, not itself. */
+#define WARM_PASSES 8
+
 /* Seconds per call, sample s of reps calls, on the copy s picks.  One
- * untimed call first: the sweep has just run other shapes through the
- * caches, and the first call would time their eviction, not this kernel. */
+ * untimed call first (WARM_PASSES on a new copy): the sweep has just run
+ * other shapes or copies through the caches, and the first calls would
+ * time their eviction, not this kernel. */
 static double sample(enum method how, const struct schur_blocking *bl,
                      const struct problem *p, long reps, int s)
 {
@@ -214,7 +225,9 @@ static double sample(enum method how, const struct schur_blocking *bl,
     double t;
     long r;
 
-    call(how, bl, p, i);
+    for (r = p->c[i] == warm_copy ? WARM_PASSES - 1 : 0; r < WARM_PASSES; r++)
+        call(how, bl, p, i);
+    warm_copy = p->c[i];
     t = now();
     for (r = 0; r < reps; r++)
         call(how, bl, p, i);
@@ -500,6 +513,11 @@ static int by_time(const void *x, const void *y)
                       &((const struct candidate *)y)->t);
 }
 
+/* Candidates in a row on one copy of the operands: a new copy costs
+ * WARM_PASSES calls, which would outweigh a quick sample.  The grid only
+ * picks the few that final_gap() times again over every copy. */
+#define GRID_RUN 16
+
 /* One quick sample per candidate, three for those near the best so far. */
 static void time_grid(struct candidate *c, int n, const struct problem *p,
                       long reps)
@@ -508,11 +526,11 @@ static void time_grid(struct candidate *c, int n, const struct problem *p,
     int i, s;
 
     for (i = 0; i < n; i++) {
-        c[i].t = sample(MODEL, &c[i].bl, p, reps, i);
+        c[i].t = sample(MODEL, &c[i].bl, p, reps, i / GRID_RUN);
         if (c[i].t < 1.1 * best) {
             x[0] = c[i].t;
             for (s = 1; s < 3; s++)
-                x[s] = sample(MODEL, &c[i].bl, p, reps, i + s);
+                x[s] = sample(MODEL, &c[i].bl, p, reps, i / GRID_RUN);
             c[i].t = median(x, 3);
         }
         if (c[i].t < best)
