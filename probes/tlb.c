@@ -196,6 +196,43 @@ static size_t replayed(const char *title, double *x, double *y)
     return n;
 }
 
+/* Index of a step of s[0..n) within SAME_STEP of k, or n when none. */
+static size_t step_near(const double *s, size_t n, double k)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (s[i] <= k * SAME_STEP && s[i] * SAME_STEP >= k)
+            break;
+    return i;
+}
+
+/* A cache the other probes measured overflows T(1,k) at its size in
+ * lines and T(2,k) at half of it.  Where T(1,k) shows no step near that
+ * size, its step for the cache came early (a soft edge), and could pair
+ * with the T(2,k) step at half the size as a TLB's: that T(2,k) step is
+ * the cache's, and is dropped.  Returns the steps left in s2. */
+static size_t drop_cache_twins(size_t line, const double *s1, size_t n1,
+                               double *s2, size_t n2)
+{
+    static const char *const sizes[] = { "l1d_effective_bytes",
+                                         "l2_effective_bytes",
+                                         "l3_effective_bytes" };
+    size_t c, j;
+    for (c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        double lines = hwp_input(sizes[c], 0.0) / (double)line;
+        if (lines < 2.0 || step_near(s1, n1, lines) < n1)
+            continue;
+        j = step_near(s2, n2, lines / 2);
+        if (j == n2)
+            continue;
+        hwp_log("T(2,k)'s step after %.0f pages is a cache's: %s, and no "
+                "T(1,k) step at its %.0f lines", s2[j], sizes[c], lines);
+        memmove(s2 + j, s2 + j + 1, (n2 - j - 1) * sizeof *s2);
+        n2--;
+    }
+    return n2;
+}
+
 /* The TLB's steps at `page`: T(1,k) and T(2,k) swept (or replayed from
  * the sections titled at[]), the steps both show into same[], T(1,k)'s
  * first step into *t1 (0 when none).  Returns how many they share, or -1
@@ -219,6 +256,7 @@ static long steps_at(size_t line, size_t page, const char *const at[2],
     hwp_log("sweeps at a page of %zu bytes:", page);
     n1 = steps(x, ns, n1, s1);
     n2 = steps(x2, ns + MAX_POINTS, n2, s2);
+    n2 = drop_cache_twins(line, s1, n1, s2, n2);
     found = hwl_same_steps(s1, n1, s2, n2, SAME_STEP, same);
     if (found < n1)
         hwp_log("%zu step(s) of T(1,k) have no twin in T(2,k): caches'",
