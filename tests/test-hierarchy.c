@@ -200,6 +200,26 @@ static void shared_llc(void)
            "shared last cache: read at 4 MiB of 1-16 MiB, %.2f ns", h.ns[2]);
 }
 
+/* A step of the sweep past HWS_PLACED_BYTES, where every reading is the
+ * same measurement: a level only where the random chain has it too. */
+static void once_measured(void)
+{
+    static struct hwh_curves c;
+    struct hwh_hierarchy h;
+    const double ends[] = {32 * KIB, 1 * MIB, 6 * MIB, 16 * MIB};
+    const double lat[] = {1.0, 4.0, 16.0, 40.0, 100.0};
+    machine(&c, HWS_PLACEMENTS, ends, lat, 4);
+    random_chain(&c, 64 * MIB, ends, lat, 4);
+    hwh_analyse(&c, &h);
+    checkf(h.levels == 5, "once measured, the chain agrees: 4 caches (%zu)",
+           h.levels - 1);
+    random_chain(&c, 64 * MIB, ends3, lat, 3);
+    hwh_analyse(&c, &h);
+    checkf(h.levels == 4 && h.size[2] <= 6 * MIB && h.size[2] > 4 * MIB,
+           "once measured, no level under random access: 3 caches (%zu), L3 "
+           "%.0f", h.levels - 1, h.size[2]);
+}
+
 /* Two of four readings give one edge, the others one each: no majority,
  * the lower median; no random chain, no latencies. */
 static void no_majority(void)
@@ -307,6 +327,7 @@ int main(void)
     random_counts_fewer();
     squeezed_steps();
     shared_llc();
+    once_measured();
     no_majority();
     l1_grid_step();
     cross_checks();

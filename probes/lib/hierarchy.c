@@ -181,6 +181,77 @@ static size_t split(const struct hwh_curves *c, const double *y,
     return levels;
 }
 
+/* The first point from which the sweep measured each footprint once, for
+ * all placements (sweep.h: past HWS_PLACED_BYTES, every reading holds the
+ * same value), so that the readings' agreement there is no agreement.
+ * c->n when none. */
+static size_t shared_from(const struct hwh_curves *c)
+{
+    size_t i = c->n, r;
+    if (c->readings < 2)
+        return c->n;
+    while (i > 0 && c->x[i - 1] > (double)HWS_PLACED_BYTES) {
+        for (r = 1; r < c->readings; r++)
+            if (c->y[r][i - 1] != c->y[0][i - 1])
+                break;
+        if (r < c->readings)
+            break;
+        i--;
+    }
+    return i;
+}
+
+/* How much the random chain rises over the footprints [lo, hi): its
+ * largest point over its smallest, 0 for none there. */
+static double random_rise(const struct hwh_curves *c, double lo, double hi)
+{
+    double least = HUGE_VAL, most = 0.0;
+    size_t i;
+    for (i = 0; i < c->rn; i++)
+        if (c->rx[i] >= lo && c->rx[i] < hi) {
+            least = c->ry[i] < least ? c->ry[i] : least;
+            most = c->ry[i] > most ? c->ry[i] : most;
+        }
+    return most > 0.0 ? most / least : 0.0;
+}
+
+/* A cache level that lies mostly in the once-measured footprints rests on
+ * one measurement a point (a burst of a neighbour's noise in a soft lead
+ * into memory can make it), so it stands only where the random chain too
+ * has it HWH_LEVEL_RATIO apart from the levels beside it and flat, rising
+ * less than that ratio over it (else it is a lead into the next level);
+ * otherwise it joins the neighbour it is closer to.  Returns the levels. */
+static size_t confirm_shared(const struct hwh_curves *c, const double *y,
+                             size_t levels, size_t *start, double *lat)
+{
+    size_t j = 1, from = shared_from(c);
+    while (j + 1 < levels) {
+        double lo = random_over(c, c->x[start[j - 1]], c->x[start[j]]);
+        double mid = random_over(c, c->x[start[j]], c->x[start[j + 1]]);
+        double hi = random_over(c, c->x[start[j + 1]],
+                                j + 2 < levels ? c->x[start[j + 2]]
+                                               : HUGE_VAL);
+        size_t drop, once = start[j + 1] > from ? start[j + 1] - from : 0;
+        if (2 * once <= start[j + 1] - start[j]
+            || (lo > 0.0 && mid >= HWH_LEVEL_RATIO * lo
+                && hi >= HWH_LEVEL_RATIO * mid
+                && random_rise(c, c->x[start[j]], c->x[start[j + 1]])
+                       < HWH_LEVEL_RATIO)) {
+            j++;
+            continue;
+        }
+        drop = lo > 0.0 && mid >= HWH_LEVEL_RATIO * lo ? j + 1 : j;
+        hwp_log("level %zu from %.0f bytes, measured once a point, is not "
+                "one under random access (%.2f, %.2f, %.2f ns): merged",
+                j + 1, c->x[start[j]], lo, mid, hi);
+        memmove(start + drop, start + drop + 1,
+                (levels - drop - 1) * sizeof *start);
+        levels--;
+        hwl_medians(y, c->n, levels, start, lat);
+    }
+    return levels;
+}
+
 /* One reading: its levels (count > 0: fitted to that many; else the
  * sweep's, HWH_LEVEL_RATIO apart, split where the random chain says a
  * prefetcher squeezed a step) and the edge of each (hwl_edge).  Returns
@@ -193,10 +264,13 @@ static size_t read_levels(const struct hwh_curves *c, const double *y,
     if (count > 0)
         levels = hwl_fit(y, c->n, count, start, lat);
     else
-        levels = split(c, y, hwl_plateaus(y, c->n, HWH_LEVEL_RATIO,
-                                          HWH_SWEEP_PER_OCTAVE,
-                                          HWH_MAX_LEVELS, start, lat),
-                       start, lat);
+        levels = confirm_shared(
+            c, y,
+            split(c, y, hwl_plateaus(y, c->n, HWH_LEVEL_RATIO,
+                                     HWH_SWEEP_PER_OCTAVE, HWH_MAX_LEVELS,
+                                     start, lat),
+                  start, lat),
+            start, lat);
     for (j = 0; j + 1 < levels; j++)
         size[j] = hwl_edge(c->x, y, c->n, start[j], lat[j], lat[j + 1]);
     return levels;
