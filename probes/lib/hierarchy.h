@@ -82,8 +82,9 @@ size_t hwh_at_memory(const size_t *pages, const double *ns, size_t i);
  * random chain shows them at that ratio.  Every reading is then fitted to that many and
  * each edge voted on; without a majority, the smaller candidate wins.
  * Each cache's latency is the random chain's over the cache's own span,
- * memory's the chain's last plateau.  Memory is the last level when the
- * median of the sweep's last octave is at least HWH_MEMORY_MIN_NS. */
+ * memory's the last octave of the chain's last plateau.  Memory is the
+ * last level when the median of the sweep's last octave is at least
+ * HWH_MEMORY_MIN_NS. */
 void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h);
 
 /* Cross-checks before anything is written or passed on: sizes and
