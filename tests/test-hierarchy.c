@@ -62,6 +62,17 @@ static void random_chain(struct hwh_curves *c, double top, const double *ends,
     }
 }
 
+/* The random chain over (lo, hi] creeps up from `base` as a power of the
+ * footprint: a level whose latency is not one plateau. */
+static void creep(struct hwh_curves *c, double lo, double hi, double base,
+                  double power)
+{
+    size_t i;
+    for (i = 0; i < c->rn; i++)
+        if (c->rx[i] > lo && c->rx[i] <= hi)
+            c->ry[i] = base * pow(c->rx[i] / lo, power);
+}
+
 static int near(double v, double want)
 {
     return fabs(v - want) <= 1e-9 * want;
@@ -189,12 +200,9 @@ static void shared_llc(void)
 {
     static struct hwh_curves c;
     struct hwh_hierarchy h;
-    size_t i;
     machine(&c, HWS_PLACEMENTS, ends3, lat3, 3);
     random_chain(&c, 64 * MIB, ends3, lat3, 3);
-    for (i = 0; i < c.rn; i++)
-        if (c.rx[i] > ends3[1] && c.rx[i] <= ends3[2])
-            c.ry[i] = lat3[2] * pow(c.rx[i] / ends3[1], 0.1);
+    creep(&c, ends3[1], ends3[2], lat3[2], 0.1);
     hwh_analyse(&c, &h);
     checkf(h.levels == 4 && near(h.ns[2], lat3[2] * pow(4.0, 0.1)),
            "shared last cache: read at 4 MiB of 1-16 MiB, %.2f ns", h.ns[2]);
@@ -227,12 +235,9 @@ static void memory_past_the_share(void)
 {
     static struct hwh_curves c;
     struct hwh_hierarchy h;
-    size_t i;
     machine(&c, HWS_PLACEMENTS, ends3, lat3, 3);
     random_chain(&c, 64 * MIB, ends3, lat3, 3);
-    for (i = 0; i < c.rn; i++)
-        if (c.rx[i] > ends3[2])
-            c.ry[i] = 60.0 * pow(c.rx[i] / ends3[2], log(100.0 / 60.0) / log(4.0));
+    creep(&c, ends3[2], HUGE_VAL, 60.0, log(100.0 / 60.0) / log(4.0));
     hwh_analyse(&c, &h);
     checkf(h.levels == 4 && h.ns[3] > 85.0 && h.ns[3] <= 100.0,
            "memory read over the chain's last octave: %.2f ns", h.ns[3]);
