@@ -2,19 +2,15 @@
  * has and how many pages each level holds (Sandoval 2.2.3; BlackjackBench
  * 3.2).
  *
- * Page size: walk `stride` bytes apart over a fixed number of blocks, many
- * more than any TLB holds, one line per block.  While the stride is below
- * the page, several blocks share a page and so a translation; from the
- * page on, every access needs its own, and the time per access stops
- * rising.  The page is the stride where it stops.
+ * Page size: one line in each of many blocks `stride` bytes apart.  The
+ * time per access rises with the stride while blocks share a page, and
+ * stops rising at the page.
  *
- * Levels: walk T(1,k), one line in each of k pages, and T(2,k), two lines
- * per page, for k from a few pages up to thousands.  Each TLB level that
- * overflows adds a step at the same k in both curves.  A cache that
- * overflows adds a step too, but at k lines, so at half the k in T(2,k):
- * only the steps the two curves share are the TLB's (Sandoval's test for
- * false positives).  The lines of a string rotate over the cache sets, so
- * the caches overflow as late as the footprint in lines allows.
+ * Levels: T(1,k), one line in each of k pages, and T(2,k), two.  A TLB
+ * level that overflows steps both curves at the same k; a cache counts
+ * lines, so it steps T(2,k) at half the k of T(1,k): only shared steps are
+ * the TLB's (Sandoval's test for false positives).  The lines of a string
+ * rotate over the cache sets, so caches overflow as late as they can.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
