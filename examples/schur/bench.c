@@ -210,8 +210,8 @@ static long calibrate(enum method how, const struct schur_blocking *bl,
 
 /* Untimed passes over a copy the caches have not seen lately.  One is not
  * enough where a copy outgrows the L2: a last level may keep only part of
- * what a pass brings in (Zen 4's took six passes to reach steady speed),
- * and the method sampled first on a new copy would time that, not itself. */
+ * what each pass brings in, and the method sampled first on a new copy
+ * would time that, not itself. */
 #define WARM_PASSES 8
 
 /* Seconds per call, sample s of reps calls, on the copy s picks.  One

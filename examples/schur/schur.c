@@ -38,8 +38,7 @@ int schur_lanes(void)
  * at -O3, not at -O2) and only then split it into scalars.  The sums start
  * from C itself rather than from zero, which saves the final add.  C's
  * address is hidden before the stores: GCC otherwise keeps every load's
- * address for its store, spills them over the loop and reloads them (28
- * stack accesses in a 16 x 6 tile), 2-4% of a 48-64 tile. */
+ * address alive for its store and spills them around the depth loop. */
 #define ROWS(MV, X, j) ROWS##MV(X, j)           /* X(i, j), i < MV */
 #define ROWS1(X, j) X(0, j)
 #define ROWS2(X, j) ROWS1(X, j) X(1, j)
