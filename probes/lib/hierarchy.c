@@ -327,18 +327,20 @@ static void count_levels(const struct hwh_curves *c, struct hwh_hierarchy *h,
     vote_sizes(c, h, levels_of, size);
 }
 
-/* The median of the sweep's last octave, which every reading shares. */
-static double last_octave_ns(const struct hwh_curves *c)
+/* The median of y over the last octave of x[from..n): the points at half
+ * the largest or more.  0 for no point. */
+static double last_octave(const double *x, const double *y, size_t from,
+                          size_t n)
 {
     size_t oct;
-    for (oct = c->n; oct > 0 && c->x[oct - 1] * 2.0 > c->x[c->n - 1]; oct--)
+    for (oct = n; oct > from && x[oct - 1] * 2.0 >= x[n - 1]; oct--)
         ;
-    return c->n > 0 ? hwa_median(c->y[0] + oct, c->n - oct) : 0.0;
+    return n > from ? hwa_median(y + oct, n - oct) : 0.0;
 }
 
 /* Each cache's latency, from the random chain over its own span; the
- * last level's from the chain's last plateau, when that is a level above
- * the last cache (rstart[] as count_levels left it). */
+ * last level's from the last octave of the chain's last plateau, when that
+ * is a level above the last cache (rstart[] as count_levels left it). */
 static void latencies(const struct hwh_curves *c, struct hwh_hierarchy *h,
                       const size_t *rstart)
 {
@@ -365,12 +367,7 @@ static void latencies(const struct hwh_curves *c, struct hwh_hierarchy *h,
      * the caches: a last level shared with other tenants can hold more than
      * its effective size while they are quiet, and the plateau's start then
      * still hits it now and then. */
-    {
-        size_t a = rstart[last];
-        while (a + 1 < c->rn && c->rx[a] * 2.0 < c->rx[c->rn - 1])
-            a++;
-        mem = hwa_median(c->ry + a, c->rn - a);
-    }
+    mem = last_octave(c->rx, c->ry, rstart[last], c->rn);
     hwp_log("level %zu: random chain's last plateau from %.0f bytes, %.2f ns",
             j + 1, c->rx[rstart[last]], mem);
     if (j == 0 || mem >= HWH_LEVEL_RATIO * h->ns[j - 1])
@@ -389,7 +386,9 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
     size_t rstart[HWH_MAX_LEVELS];
     memset(h, 0, sizeof *h);
     count_levels(c, h, rstart);
-    h->memory = h->levels > 1 && last_octave_ns(c) >= HWH_MEMORY_MIN_NS;
+    /* The sweep's last octave, which every reading shares. */
+    h->memory = h->levels > 1
+                && last_octave(c->x, c->y[0], 0, c->n) >= HWH_MEMORY_MIN_NS;
     latencies(c, h, rstart);
 }
 
