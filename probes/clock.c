@@ -11,6 +11,7 @@
  * into one multiplication nor reorder it, yet it keeps p0 and p1 in
  * registers.  The loop test runs beside the chain, not in it. */
 #include "lib/hwprobe.h"
+#include "lib/sim.h"
 
 #define UNROLL 256
 
@@ -43,6 +44,8 @@ static double add_chain(void *ctx, long reps)
         ADD256
         if (--i > 0)
             goto loop;
+        if (hwsim_on)
+            hwsim_cycles((double)reps * UNROLL);
         te = hwp_now();
     }
     v0 = p0;

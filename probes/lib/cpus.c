@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cpus.h"
 #include "analysis.h"
+#include "sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,8 @@ void hwu_load_start(struct hwu_load *l)
 double hwu_load_others(const struct hwu_load *l)
 {
     double busy = seconds_busy(), own = seconds_own();
+    if (hwsim_on)
+        return 0.0; /* a simulated machine has no neighbours */
     double wall = seconds_now() - l->wall, others;
     if (l->busy < 0.0 || busy < 0.0 || l->own < 0.0 || own < 0.0
         || !(wall > 0.0))

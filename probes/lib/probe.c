@@ -1,6 +1,7 @@
 /* probe.c - options, output and exit conventions shared by every probe. */
 #define _POSIX_C_SOURCE 200809L
 #include "hwprobe.h"
+#include "sim.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -124,6 +125,7 @@ void hwp_init(int argc, char **argv, const char *name)
 {
     int i;
     probe_name = name;
+    hwsim_start(name);
     started = hwp_now();
     for (i = 1; i < argc; i++)
         parse_option(argc, argv, &i);

@@ -1,0 +1,1056 @@
+/* sim.c - the memory probes' simulator (sim.h): a machine file parsed
+ * into set-associative caches and TLBs, and every load the probe makes
+ * sent through them, its cost added to a simulated clock. */
+#define _POSIX_C_SOURCE 200809L
+#include "sim.h"
+#include "hwprobe.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hwsim_on;
+
+#define EMPTY UINT64_MAX
+#define MAX_LEVELS HWSIM_MAX_LEVELS
+/* Sets of more ways than this (fully associative TLBs) are searched
+ * through a hash of their tags rather than way by way. */
+#define SCAN_WAYS 32
+/* Misses of a stream overlap: a streaming read pays this fraction of
+ * each line's latency. */
+#define STREAM_OVERLAP 8.0
+/* A region prefetcher covers 4 KiB (whatever the page) and follows the
+ * pages it saw missing last. */
+#define REGION_BYTES 4096
+#define REGIONS 16
+/* One timed sample in this many is an outlier (a preemption, an
+ * interrupt), 1.3 to 2.3 times its time. */
+#define OUTLIER_ODDS 500
+
+
+/* Lines or pages in sets of ways, with their replacement state. */
+struct assoc {
+    size_t sets, ways, mask;  /* mask: sets - 1 when a power of two, else 0 */
+    int policy;
+    uint64_t *tag;           /* physical line (or page) */
+    uint64_t *vtag;          /* virtual line, where the index needs it */
+    double *ready;           /* when a prefetched line arrives, or NULL */
+    uint64_t *stamp, clock;  /* LRU: last use, when ways <= SCAN_WAYS */
+    int32_t *prev, *next, *head, *tail;  /* else LRU order within a set */
+    uint8_t *tree;           /* PLRU: a tree's nodes, tree_n a set */
+    uint64_t *mru;           /* or a bit a way, a word a set */
+    size_t tree_n, *valid;
+    int64_t *hash;           /* tag -> entry, when ways > SCAN_WAYS */
+    size_t hmask;
+};
+
+struct level {
+    struct assoc a;
+    unsigned shift;          /* log2 of the line */
+    double ns;               /* load-to-use latency of a hit */
+    int virt, incl;
+};
+
+struct region {
+    uintptr_t base;
+    size_t bytes;
+    uint64_t canon;
+    uint64_t pool;           /* an alias: the pool's address, else 0 */
+    size_t pool_bytes;
+    uint64_t *frames;        /* a page's frame plus 1, 0 until placed */
+};
+
+static struct {
+    double cycle_ns, mem_ns, now, noise, timer_ns, tlb2_ns, walk_ns;
+    size_t page;
+    unsigned page_shift;
+    struct level lev[MAX_LEVELS];
+    int nlev;
+    struct assoc tlb[2];
+    int prefetch;
+    size_t queue, trigger;
+    uint64_t rng;
+    uint64_t last_miss, stride;            /* the stride prefetcher */
+    uint64_t rpage[REGIONS];               /* the region prefetcher */
+    size_t rmiss[REGIONS];
+    struct region map[64];
+    size_t nmap, last_map;
+    uint64_t next_canon;
+    uint64_t *fkey, *fval;                 /* virtual page -> frame */
+    size_t fmask, fcount;
+    uint64_t fnext, fkeys[4];
+    uint64_t tlb_vpn, xlat_vpn, xlat_pfn;  /* the last page seen */
+} S;
+
+/* ---- randomness ------------------------------------------------------ */
+
+static uint64_t rnd(void) { return hwp_rand(&S.rng); }
+static double uniform(void) { return (double)(rnd() >> 11) * 0x1p-53; }
+
+/* The factor a timed sample is stretched by: noise only ever adds time. */
+static double jitter(void)
+{
+    double f = 1.0, u;
+    if (S.noise > 0.0) {
+        u = uniform();
+        f += S.noise * fabs(sqrt(-2.0 * log(u > 0.0 ? u : 1e-300))
+                            * cos(6.283185307179586 * uniform()));
+    }
+    if (rnd() % OUTLIER_ODDS == 0)
+        f *= 1.3 + uniform();
+    return f;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53u;
+    return x ^ (x >> 33);
+}
+
+/* ---- set-associative arrays ------------------------------------------ */
+
+static void *zalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (p == NULL)
+        hwp_skip("out of memory for the simulated machine");
+    return p;
+}
+
+/* The model's data is most of the simulator's own time: an array is
+ * kept only where the machine needs it (virtual tags where a virtually
+ * indexed level's way spans pages, arrival times where it prefetches). */
+static void assoc_init(struct assoc *a, size_t sets, size_t ways, int policy,
+                       int vtags, int ready)
+{
+    size_t n = sets * ways, e, s, p2 = 1;
+    a->sets = sets;
+    a->mask = (sets & (sets - 1)) == 0 ? sets - 1 : 0;
+    a->ways = ways;
+    a->policy = policy;
+    a->tag = zalloc(n, sizeof *a->tag);
+    a->stamp = zalloc(n, sizeof *a->stamp);
+    a->vtag = vtags ? zalloc(n, sizeof *a->vtag) : NULL;
+    a->ready = ready ? zalloc(n, sizeof *a->ready) : NULL;
+    a->prev = zalloc(n, sizeof *a->prev);
+    a->next = zalloc(n, sizeof *a->next);
+    a->head = zalloc(sets, sizeof *a->head);
+    a->tail = zalloc(sets, sizeof *a->tail);
+    a->valid = zalloc(sets, sizeof *a->valid);
+    while (p2 < ways)
+        p2 *= 2;
+    /* Pseudo-LRU is a tree where the ways are a power of two.  A tree
+     * over 12 ways never settles on a cycle of 12 lines after others
+     * held the set, which no 12-way cache we know shows: there, one
+     * bit a way (set on use, all but the last cleared when all are
+     * set) chooses the victim. */
+    a->tree_n = policy == HWSIM_PLRU && p2 == ways ? 2 * p2 : 0;
+    a->tree = a->tree_n ? zalloc(sets * a->tree_n, 1) : NULL;
+    a->mru = policy == HWSIM_PLRU && !a->tree_n ? zalloc(sets, sizeof *a->mru)
+                                                 : NULL;
+    for (s = 0; s < sets; s++) {
+        a->head[s] = (int32_t)(s * ways);
+        a->tail[s] = (int32_t)(s * ways + ways - 1);
+        for (e = s * ways; e < s * ways + ways; e++) {
+            a->tag[e] = EMPTY;
+            a->prev[e] = e > s * ways ? (int32_t)e - 1 : -1;
+            a->next[e] = e + 1 < s * ways + ways ? (int32_t)e + 1 : -1;
+        }
+    }
+    if (ways > SCAN_WAYS) {
+        size_t h = 1;
+        while (h < 2 * n)
+            h *= 2;
+        a->hash = zalloc(h, sizeof *a->hash);
+        a->hmask = h - 1;
+        for (e = 0; e < h; e++)
+            a->hash[e] = -1;
+    }
+}
+
+static size_t hash_slot(const struct assoc *a, uint64_t tag)
+{
+    return (size_t)mix(tag) & a->hmask;
+}
+
+static void hash_put(struct assoc *a, uint64_t tag, size_t e)
+{
+    size_t i = hash_slot(a, tag);
+    while (a->hash[i] >= 0)
+        i = (i + 1) & a->hmask;
+    a->hash[i] = (int64_t)e;
+}
+
+/* Linear probing's deletion: later entries of the run move back. */
+static void hash_del(struct assoc *a, uint64_t tag)
+{
+    size_t i = hash_slot(a, tag), j, k;
+    while (a->hash[i] >= 0 && a->tag[a->hash[i]] != tag)
+        i = (i + 1) & a->hmask;
+    if (a->hash[i] < 0)
+        return;
+    a->hash[i] = -1;
+    for (j = (i + 1) & a->hmask; a->hash[j] >= 0; j = (j + 1) & a->hmask) {
+        k = hash_slot(a, a->tag[a->hash[j]]);
+        if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+            a->hash[i] = a->hash[j];
+            a->hash[j] = -1;
+            i = j;
+        }
+    }
+}
+
+static long assoc_find(const struct assoc *a, size_t set, uint64_t tag)
+{
+    size_t e;
+    if (a->hash != NULL) {
+        size_t i = hash_slot(a, tag);
+        for (; a->hash[i] >= 0; i = (i + 1) & a->hmask)
+            if (a->tag[a->hash[i]] == tag)
+                return (long)a->hash[i];
+        return -1;
+    }
+    for (e = set * a->ways; e < (set + 1) * a->ways; e++)
+        if (a->tag[e] == tag)
+            return (long)e;
+    return -1;
+}
+
+static void unlink_entry(struct assoc *a, size_t set, size_t e)
+{
+    if (a->prev[e] >= 0)
+        a->next[a->prev[e]] = a->next[e];
+    else
+        a->head[set] = a->next[e];
+    if (a->next[e] >= 0)
+        a->prev[a->next[e]] = a->prev[e];
+    else
+        a->tail[set] = a->prev[e];
+}
+
+static void push(struct assoc *a, size_t set, size_t e, int front)
+{
+    if (front) {
+        a->prev[e] = -1;
+        a->next[e] = a->head[set];
+        if (a->head[set] >= 0)
+            a->prev[a->head[set]] = (int32_t)e;
+        a->head[set] = (int32_t)e;
+        if (a->tail[set] < 0)
+            a->tail[set] = (int32_t)e;
+    } else {
+        a->next[e] = -1;
+        a->prev[e] = a->tail[set];
+        if (a->tail[set] >= 0)
+            a->next[a->tail[set]] = (int32_t)e;
+        a->tail[set] = (int32_t)e;
+        if (a->head[set] < 0)
+            a->head[set] = (int32_t)e;
+    }
+}
+
+/* A use of entry e: most recent under LRU; under tree PLRU, every node on
+ * its path points away from it. */
+static void assoc_touch(struct assoc *a, size_t e)
+{
+    size_t set = e / a->ways, w = e % a->ways, node = 1, lo = 0;
+    size_t hi = a->ways;
+    if (a->policy == HWSIM_LRU && a->hash == NULL) {
+        a->stamp[e] = ++a->clock;
+    } else if (a->policy == HWSIM_LRU) {
+        unlink_entry(a, set, e);
+        push(a, set, e, 1);
+    } else if (a->policy == HWSIM_PLRU && a->tree_n == 0) {
+        uint64_t all = a->ways >= 64 ? ~(uint64_t)0
+                                     : ((uint64_t)1 << a->ways) - 1;
+        a->mru[set] |= (uint64_t)1 << w;
+        if (a->mru[set] == all)
+            a->mru[set] = (uint64_t)1 << w;
+    } else if (a->policy == HWSIM_PLRU) {
+        uint8_t *t = a->tree + set * a->tree_n;
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            t[node] = w < mid;
+            node = 2 * node + (w >= mid);
+            if (w < mid)
+                hi = mid;
+            else
+                lo = mid;
+        }
+    }
+}
+
+static size_t assoc_victim(struct assoc *a, size_t set)
+{
+    size_t e, node = 1, lo = 0, hi = a->ways, best;
+    if (a->policy == HWSIM_LRU && a->hash == NULL) {
+        /* Empty ways have stamp 0, the least. */
+        for (best = e = set * a->ways; e < (set + 1) * a->ways; e++)
+            if (a->stamp[e] < a->stamp[best])
+                best = e;
+        return best;
+    }
+    if (a->policy == HWSIM_LRU)
+        return (size_t)a->tail[set];
+    if (a->valid[set] < a->ways)
+        for (e = set * a->ways; e < (set + 1) * a->ways; e++)
+            if (a->tag[e] == EMPTY)
+                return e;
+    if (a->policy == HWSIM_RANDOM)
+        return set * a->ways + (size_t)(rnd() % a->ways);
+    if (a->tree_n == 0) {
+        for (e = 0; e < a->ways && e < 64 && (a->mru[set] >> e & 1); e++)
+            ;
+        return set * a->ways + (e < a->ways ? e : 0);
+    }
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        int right = a->tree[set * a->tree_n + node];
+        node = 2 * node + (size_t)right;
+        if (right)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return set * a->ways + lo;
+}
+
+static void assoc_remove(struct assoc *a, size_t e)
+{
+    size_t set = e / a->ways;
+    if (a->tag[e] == EMPTY)
+        return;
+    if (a->hash != NULL)
+        hash_del(a, a->tag[e]);
+    a->tag[e] = EMPTY;
+    if (a->ready != NULL)
+        a->ready[e] = 0.0;
+    a->stamp[e] = 0;
+    a->valid[set]--;
+    unlink_entry(a, set, e);
+    push(a, set, e, 0);
+}
+
+/* Put tag in its set; returns the entry, and the evicted tag in *old
+ * (EMPTY for none) with its virtual tag in *vold. */
+static size_t assoc_insert(struct assoc *a, size_t set, uint64_t tag,
+                           uint64_t vtag, double ready, uint64_t *old,
+                           uint64_t *vold)
+{
+    size_t e = assoc_victim(a, set);
+    *old = a->tag[e];
+    *vold = a->vtag != NULL ? a->vtag[e] : *old;
+    if (*old != EMPTY) {
+        if (a->hash != NULL)
+            hash_del(a, *old);
+    } else {
+        a->valid[set]++;
+    }
+    a->tag[e] = tag;
+    if (a->vtag != NULL)
+        a->vtag[e] = vtag;
+    if (a->ready != NULL)
+        a->ready[e] = ready;
+    if (a->hash != NULL)
+        hash_put(a, tag, e);
+    assoc_touch(a, e);
+    return e;
+}
+
+/* ---- addresses ------------------------------------------------------- */
+
+/* The simulated virtual address of p: its place in a mapped buffer. */
+static uint64_t virt(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    size_t i = S.last_map;
+    if (i < S.nmap && a - S.map[i].base < S.map[i].bytes)
+        return S.map[i].canon + (a - S.map[i].base);
+    for (i = S.nmap; i > 0; i--)
+        if (a - S.map[i - 1].base < S.map[i - 1].bytes) {
+            S.last_map = i - 1;
+            return S.map[i - 1].canon + (a - S.map[i - 1].base);
+        }
+    return (uint64_t)a;
+}
+
+/* A random permutation of 28-bit frame numbers (a Feistel network):
+ * frames placed at random, as an OS does, and never twice. */
+static uint64_t frame_of(uint64_t n)
+{
+    uint64_t l = n >> 14 & 0x3FFF, r = n & 0x3FFF, t;
+    int k;
+    for (k = 0; k < 4; k++) {
+        t = r;
+        r = l ^ (mix(r ^ S.fkeys[k]) & 0x3FFF);
+        l = t;
+    }
+    return l << 14 | r;
+}
+
+/* The frame of page k of a buffer's frame table, placed on first use. */
+static uint64_t frame_in(uint64_t *frames, size_t k)
+{
+    if (frames[k] == 0)
+        frames[k] = frame_of(S.fnext++) + 1;
+    return frames[k] - 1;
+}
+
+/* The frame of a page outside every buffer (the probe's own variables). */
+static uint64_t stray_frame(uint64_t vpn)
+{
+    size_t i;
+    if (2 * (S.fcount + 1) > S.fmask) {
+        uint64_t *k = S.fkey, *v = S.fval;
+        size_t n = k != NULL ? S.fmask + 1 : 0, j;
+        S.fmask = n ? 2 * n - 1 : 4095;
+        S.fkey = zalloc(S.fmask + 1, sizeof *S.fkey);
+        S.fval = zalloc(S.fmask + 1, sizeof *S.fval);
+        for (j = 0; j <= S.fmask; j++)
+            S.fkey[j] = EMPTY;
+        for (j = 0; j < n; j++)
+            if (k[j] != EMPTY) {
+                i = (size_t)mix(k[j]) & S.fmask;
+                while (S.fkey[i] != EMPTY)
+                    i = (i + 1) & S.fmask;
+                S.fkey[i] = k[j];
+                S.fval[i] = v[j];
+            }
+        free(k);
+        free(v);
+    }
+    i = (size_t)mix(vpn) & S.fmask;
+    while (S.fkey[i] != EMPTY && S.fkey[i] != vpn)
+        i = (i + 1) & S.fmask;
+    if (S.fkey[i] == EMPTY) {
+        S.fkey[i] = vpn;
+        S.fval[i] = frame_of(S.fnext++);
+        S.fcount++;
+    }
+    return S.fval[i];
+}
+
+static struct region *region_at(uint64_t va)
+{
+    size_t i;
+    for (i = 0; i < S.nmap; i++)
+        if (va - S.map[i].canon < S.map[i].bytes)
+            return &S.map[i];
+    return NULL;
+}
+
+/* The frame of va's page: in a buffer, its own, or in an alias the
+ * pool's page it repeats. */
+static uint64_t frame(uint64_t va)
+{
+    struct region *r = region_at(va), *pool;
+    uint64_t off;
+    if (r == NULL)
+        return stray_frame(va >> S.page_shift);
+    off = va - r->canon;
+    if (r->pool != 0 && (pool = region_at(r->pool)) != NULL) {
+        off = r->pool - pool->canon + off % r->pool_bytes;
+        r = pool;
+    }
+    if (r->frames == NULL)
+        r->frames = zalloc(r->bytes / S.page + 1, sizeof *r->frames);
+    return frame_in(r->frames, (size_t)(off >> S.page_shift));
+}
+
+static uint64_t translate(uint64_t va)
+{
+    uint64_t vpn = va >> S.page_shift;
+    if (vpn != S.xlat_vpn) {
+        S.xlat_vpn = vpn;
+        S.xlat_pfn = frame(va);
+    }
+    return S.xlat_pfn << S.page_shift | (va & (S.page - 1));
+}
+
+/* ---- the hierarchy --------------------------------------------------- */
+
+/* A set index: the low bits where the sets are a power of two, as in
+ * hardware; else the remainder (a hash that spreads lines evenly). */
+static size_t index_of(const struct assoc *a, uint64_t n)
+{
+    return (size_t)(a->mask || a->sets == 1 ? n & a->mask : n % a->sets);
+}
+
+static size_t set_of(const struct level *l, uint64_t va, uint64_t pa)
+{
+    return index_of(&l->a, (l->virt ? va : pa) >> l->shift);
+}
+
+static long find_line(const struct level *l, uint64_t va, uint64_t pa)
+{
+    return assoc_find(&l->a, set_of(l, va, pa), pa >> l->shift);
+}
+
+static void insert_line(int j, uint64_t va, uint64_t pa, double ready);
+
+/* A line left level j: an inclusive level takes it out of the levels
+ * above, and an exclusive level below takes it in. */
+static void evicted(int j, uint64_t pa, uint64_t va)
+{
+    const struct level *l = &S.lev[j];
+    int i;
+    if (l->incl == HWSIM_INCLUSIVE)
+        for (i = 0; i < j; i++) {
+            uint64_t off;
+            size_t step = (size_t)1 << S.lev[i].shift;
+            for (off = 0; off < ((uint64_t)1 << l->shift); off += step) {
+                long e = find_line(&S.lev[i], va + off, pa + off);
+                if (e >= 0)
+                    assoc_remove(&S.lev[i].a, (size_t)e);
+            }
+        }
+    if (j + 1 < S.nlev && S.lev[j + 1].incl == HWSIM_EXCLUSIVE)
+        insert_line(j + 1, va, pa, 0.0);
+}
+
+static void insert_line(int j, uint64_t va, uint64_t pa, double ready)
+{
+    struct level *l = &S.lev[j];
+    uint64_t old, vold, mask = ~(((uint64_t)1 << l->shift) - 1);
+    long e = find_line(l, va, pa);
+    if (e >= 0) {
+        if (l->a.ready != NULL && ready < l->a.ready[e])
+            l->a.ready[e] = ready;
+        assoc_touch(&l->a, (size_t)e);
+        return;
+    }
+    (void)assoc_insert(&l->a, set_of(l, va, pa), pa >> l->shift,
+                       (va & mask) >> l->shift, ready, &old, &vold);
+    if (old != EMPTY)
+        evicted(j, old << l->shift, vold << l->shift);
+}
+
+/* Bring the line into the levels from `from - 1` up to `to` (0 the L1),
+ * skipping exclusive levels, which only take what the level above
+ * evicts. */
+static void fill(int from, int to, uint64_t va, uint64_t pa, double ready)
+{
+    int j;
+    for (j = from - 1; j >= to; j--)
+        if (S.lev[j].incl != HWSIM_EXCLUSIVE)
+            insert_line(j, va, pa, ready);
+}
+
+/* Where the line is: the first level holding it (its entry in *e), or
+ * S.nlev for memory. */
+static int lookup(uint64_t va, uint64_t pa, long *e)
+{
+    int h;
+    for (h = 0; h < S.nlev; h++)
+        if ((*e = find_line(&S.lev[h], va, pa)) >= 0)
+            break;
+    return h;
+}
+
+static double level_ns(int h)
+{
+    return h < S.nlev ? S.lev[h].ns : S.mem_ns;
+}
+
+/* A prefetch of the line at va into level `to`, arriving `delay` after
+ * its latency from where it is. */
+static void prefetch(uint64_t va, int to, double delay)
+{
+    uint64_t pa = translate(va);
+    long e;
+    int h = lookup(va, pa, &e);
+    if (h <= to || to >= S.nlev || S.lev[to].incl == HWSIM_EXCLUSIVE)
+        return;
+    if (h < S.nlev && S.lev[h].incl == HWSIM_EXCLUSIVE)
+        assoc_remove(&S.lev[h].a, (size_t)e);
+    fill(h, to, va, pa, S.now + level_ns(h) + delay);
+}
+
+/* The region prefetcher: after `trigger` misses of the L1 in a region
+ * (physical, as the L2's prefetchers see it), the rest of it comes into
+ * the L2, `queue` lines in flight at a time. */
+static void region_miss(uint64_t va, uint64_t pa)
+{
+    uint64_t r = pa / REGION_BYTES, first = va / REGION_BYTES * REGION_BYTES, a;
+    uint64_t line = (uint64_t)1 << S.lev[1].shift, at = va & ~(line - 1);
+    size_t i, k = 0, misses;
+    for (i = 0; i < REGIONS && S.rpage[i] != r; i++)
+        ;
+    if (i == REGIONS) {
+        i = REGIONS - 1;
+        S.rmiss[i] = 0;
+    }
+    misses = S.rmiss[i] + 1;
+    memmove(S.rpage + 1, S.rpage, i * sizeof *S.rpage);
+    memmove(S.rmiss + 1, S.rmiss, i * sizeof *S.rmiss);
+    S.rpage[0] = r;
+    S.rmiss[0] = misses;
+    if (misses != S.trigger)
+        return;
+    for (a = at + line; a != at; a += line) {
+        uint64_t pa;
+        long e;
+        int h;
+        if (a >= first + REGION_BYTES)
+            a = first;
+        if (a == at)
+            break;
+        pa = translate(a);
+        h = lookup(a, pa, &e);
+        if (h > 1)
+            prefetch(a, 1, level_ns(h) * (double)(k++ / S.queue));
+    }
+}
+
+static void prefetchers(uint64_t va, uint64_t pa)
+{
+    uint64_t line = (uint64_t)1 << S.lev[0].shift, at = va & ~(line - 1);
+    uint64_t page = va >> S.page_shift, next;
+    switch (S.prefetch) {
+    case HWSIM_PF_NEXT_LINE:
+        next = at + line;
+        if (next >> S.page_shift == page)
+            prefetch(next, 0, 0.0);
+        break;
+    case HWSIM_PF_STRIDE:
+        next = at - S.last_miss;
+        if (next == S.stride && next != 0 && (at + next) >> S.page_shift == page)
+            prefetch(at + next, 0, 0.0);
+        S.stride = next;
+        S.last_miss = at;
+        break;
+    case HWSIM_PF_REGION:
+        if (S.nlev > 1)
+            region_miss(va, pa);
+        break;
+    }
+}
+
+static double tlb_cost(uint64_t va)
+{
+    uint64_t vpn = va >> S.page_shift, old, vold;
+    struct assoc *t1 = &S.tlb[0], *t2 = &S.tlb[1];
+    size_t s1 = index_of(t1, vpn), s2 = index_of(t2, vpn);
+    long e;
+    double cost = 0.0;
+    if (vpn == S.tlb_vpn)
+        return 0.0;
+    S.tlb_vpn = vpn;
+    if ((e = assoc_find(t1, s1, vpn)) >= 0) {
+        assoc_touch(t1, (size_t)e);
+        return 0.0;
+    }
+    if ((e = assoc_find(t2, s2, vpn)) >= 0) {
+        assoc_touch(t2, (size_t)e);
+        cost = S.tlb2_ns;
+    } else {
+        (void)assoc_insert(t2, s2, vpn, vpn, 0.0, &old, &vold);
+        cost = S.walk_ns;
+    }
+    (void)assoc_insert(t1, s1, vpn, vpn, 0.0, &old, &vold);
+    return cost;
+}
+
+/* One demand load at simulated virtual address va: its cost in ns. */
+static double load(uint64_t va)
+{
+    double cost = tlb_cost(va), c;
+    uint64_t pa = translate(va);
+    long e = -1;
+    int h = lookup(va, pa, &e);
+    c = level_ns(h);
+    if (h < S.nlev) {
+        struct level *l = &S.lev[h];
+        if (l->a.ready != NULL && l->a.ready[e] > S.now + c) {
+            c = l->a.ready[e] - S.now;
+            l->a.ready[e] = 0.0;
+        }
+        if (l->incl == HWSIM_EXCLUSIVE && h > 0)
+            assoc_remove(&l->a, (size_t)e);
+        else
+            assoc_touch(&l->a, (size_t)e);
+    }
+    fill(h, 0, va, pa, 0.0);
+    if (h > 0)
+        prefetchers(va, pa);
+    return cost + c;
+}
+
+/* ---- the hooks ------------------------------------------------------- */
+
+double hwsim_now(void)
+{
+    S.now += S.timer_ns;
+    return S.now * 1e-9;
+}
+
+void hwsim_chase(void ***p, size_t n)
+{
+    void **q = *p;
+    double t0 = S.now;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        S.now += load(virt(q));
+        q = (void **)*q;
+    }
+    S.now = t0 + (S.now - t0) * jitter();
+    *p = q;
+}
+
+void hwsim_stream(const void *p, size_t bytes, size_t step)
+{
+    const char *c = p;
+    double t0 = S.now;
+    size_t i, line = (size_t)1 << S.lev[0].shift;
+    if (step < line)
+        step = line;
+    for (i = 0; i < bytes; i += step)
+        S.now += load(virt(c + i)) / STREAM_OVERLAP;
+    S.now = t0 + (S.now - t0) * jitter();
+}
+
+void hwsim_prefetch_l2(const void *p)
+{
+    uint64_t va = virt(p);
+    S.now += tlb_cost(va) / STREAM_OVERLAP;
+    prefetch(va, 1, 0.0);
+}
+
+void hwsim_cycles(double n)
+{
+    S.now += n * S.cycle_ns * jitter();
+}
+
+size_t hwsim_page(void) { return S.page; }
+
+void hwsim_map(const void *base, size_t bytes)
+{
+    const uint64_t gib = (uint64_t)1 << 30;
+    if (S.nmap == sizeof S.map / sizeof S.map[0])
+        return;
+    S.map[S.nmap].base = (uintptr_t)base;
+    S.map[S.nmap].bytes = bytes;
+    S.map[S.nmap].pool = 0;
+    S.map[S.nmap].frames = NULL;
+    S.map[S.nmap++].canon = S.next_canon;
+    S.next_canon += (bytes + 2 * gib - 1) / gib * gib;
+}
+
+void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes)
+{
+    size_t i;
+    for (i = 0; i < S.nmap; i++)
+        if (S.map[i].base == (uintptr_t)sparse) {
+            S.map[i].pool = virt(pool);
+            S.map[i].pool_bytes = pool_bytes;
+            S.xlat_vpn = EMPTY;
+        }
+}
+
+void hwsim_unmap(const void *base)
+{
+    size_t i;
+    for (i = 0; i < S.nmap; i++)
+        if (S.map[i].base == (uintptr_t)base) {
+            free(S.map[i].frames);
+            memmove(S.map + i, S.map + i + 1,
+                    (S.nmap - i - 1) * sizeof *S.map);
+            S.nmap--;
+            S.xlat_vpn = EMPTY;
+            return;
+        }
+}
+
+/* ---- the machine file ------------------------------------------------ */
+
+/* Parsing stops at the first error, which goes to the caller's buffer. */
+struct parse {
+    const char *file;
+    int line;
+    char *err;
+    size_t errlen;
+    unsigned required;      /* the required keys seen, a bit each */
+};
+
+static int bad(struct parse *ps, const char *what, const char *key)
+{
+    snprintf(ps->err, ps->errlen, "%s:%d: %s '%s'", ps->file, ps->line, what,
+             key);
+    return -1;
+}
+
+/* n numbers from text into v; all must be there, and nothing after. */
+static int numbers(struct parse *ps, const char *key, const char *text,
+                   double *v, int n)
+{
+    char *end;
+    int i;
+    for (i = 0; i < n; i++) {
+        v[i] = strtod(text, &end);
+        if (end == text || !(v[i] >= 0.0) || v[i] > 1e18)
+            return bad(ps, "expected non-negative numbers for", key);
+        text = end;
+    }
+    while (isspace((unsigned char)*text))
+        text++;
+    return *text != '\0' ? bad(ps, "too many values for", key) : 0;
+}
+
+static int pow2(double v) { return v >= 1.0 && v == ldexp(1.0, ilogb(v)); }
+
+static int choice(struct parse *ps, const char *key, const char *v,
+                  const char *const *names, int *out)
+{
+    int i;
+    for (i = 0; names[i] != NULL; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return bad(ps, "unknown value for", key);
+}
+
+static const char *const level_names[] = { "l1d", "l2", "l3", "l4", NULL };
+static const char *const required[] = { "name", "source", "mhz",
+    "page_bytes", "memory_ns", "tlb1", "tlb2", "walk_cycles", "l1d", NULL };
+
+/* LEVEL_policy and the like. */
+static int level_key(struct parse *ps, struct hwsim_level *l, const char *key,
+                     const char *attr, const char *v)
+{
+    static const char *const policies[] = { "lru", "plru", "random", NULL };
+    static const char *const indexes[] = { "physical", "virtual", NULL };
+    static const char *const incls[] = { "non-inclusive", "inclusive",
+                                         "exclusive", NULL };
+    if (strcmp(attr, "_policy") == 0)
+        return choice(ps, key, v, policies, &l->policy);
+    if (strcmp(attr, "_index") == 0)
+        return choice(ps, key, v, indexes, &l->virt);
+    if (strcmp(attr, "_inclusion") == 0)
+        return choice(ps, key, v, incls, &l->incl);
+    if (strcmp(attr, "_share_bytes") == 0)
+        return numbers(ps, key, v, &l->share, 1);
+    return bad(ps, "unknown key", key);
+}
+
+/* One "key = value" of the file. */
+static int parse_line(struct parse *ps, struct hwsim_machine *m,
+                      const char *key, const char *v)
+{
+    static const char *const pfs[] = { "none", "next-line", "stride",
+                                       "region", NULL };
+    double n[4];
+    int j;
+    for (j = 0; required[j] != NULL; j++)
+        if (strcmp(key, required[j]) == 0)
+            ps->required |= 1u << j;
+    for (j = 0; level_names[j] != NULL; j++) {
+        size_t len = strlen(level_names[j]);
+        struct hwsim_level *l = &m->level[j];
+        if (strncmp(key, level_names[j], len) != 0)
+            continue;
+        if (key[len] == '_')
+            return level_key(ps, l, key, key + len, v);
+        if (key[len] != '\0')
+            continue;
+        if (numbers(ps, key, v, n, 4) < 0)
+            return -1;
+        l->bytes = n[0];
+        l->ways = n[1];
+        l->line = n[2];
+        l->cycles = n[3];
+        if (j + 1 > m->levels)
+            m->levels = j + 1;
+        return 0;
+    }
+    if (strcmp(key, "name") == 0) {
+        snprintf(m->name, sizeof m->name, "%s", v);
+        return 0;
+    }
+    if (strcmp(key, "source") == 0)
+        return 0;
+    if (strcmp(key, "mhz") == 0)
+        return numbers(ps, key, v, &m->mhz, 1);
+    if (strcmp(key, "page_bytes") == 0)
+        return numbers(ps, key, v, &m->page, 1);
+    if (strcmp(key, "memory_ns") == 0)
+        return numbers(ps, key, v, &m->memory_ns, 1);
+    if (strcmp(key, "tlb1") == 0)
+        return numbers(ps, key, v, m->tlb[0], 2);
+    if (strcmp(key, "tlb2") == 0)
+        return numbers(ps, key, v, m->tlb[1], 3);
+    if (strcmp(key, "walk_cycles") == 0)
+        return numbers(ps, key, v, &m->walk_cycles, 1);
+    if (strcmp(key, "prefetch") == 0)
+        return choice(ps, key, v, pfs, &m->prefetch);
+    if (strcmp(key, "noise") == 0)
+        return numbers(ps, key, v, &m->noise, 1);
+    if (strcmp(key, "seed") == 0)
+        return numbers(ps, key, v, &m->seed, 1);
+    if (strcmp(key, "timer_ns") == 0)
+        return numbers(ps, key, v, &m->timer_ns, 1);
+    if (strcmp(key, "prefetch_queue") == 0)
+        return numbers(ps, key, v, &m->queue, 1);
+    if (strcmp(key, "prefetch_trigger") == 0)
+        return numbers(ps, key, v, &m->trigger, 1);
+    return bad(ps, "unknown key", key);
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s))
+        s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+static int invalid(struct parse *ps, const char *what)
+{
+    snprintf(ps->err, ps->errlen, "%s: %s", ps->file, what);
+    return -1;
+}
+
+/* What the keys cannot say alone. */
+static int validate(struct parse *ps, const struct hwsim_machine *m)
+{
+    int j;
+    double above = 0.0;
+    for (j = 0; required[j] != NULL; j++)
+        if (!(ps->required & 1u << j)) {
+            snprintf(ps->err, ps->errlen, "%s: no '%s' line", ps->file,
+                     required[j]);
+            return -1;
+        }
+    if (!(m->mhz > 0.0 && m->memory_ns > 0.0 && m->tlb[0][0] >= 1.0
+          && m->tlb[1][0] >= 1.0))
+        return invalid(ps, "mhz, memory_ns and the TLBs' entries must be "
+                           "above 0");
+    if (!pow2(m->page) || m->page < 1024.0)
+        return invalid(ps, "page_bytes is not a power of two of 1024 or more");
+    if (m->tlb[0][1] > m->tlb[0][0] || m->tlb[1][1] > m->tlb[1][0])
+        return invalid(ps, "a TLB has more ways than entries");
+    if (m->noise >= 1.0)
+        return invalid(ps, "noise is a fraction, under 1");
+    for (j = 0; j < m->levels; j++) {
+        const struct hwsim_level *l = &m->level[j];
+        if (l->bytes == 0.0)
+            return invalid(ps, "a level is given without the one above it");
+        if (!pow2(l->line) || l->line < 8.0 || l->line > m->page
+            || l->line < above)
+            return invalid(ps, "a line is not a power of two from 8 bytes "
+                               "to the page, at least the level above's");
+        if (l->ways < 1.0 || l->bytes < l->ways * l->line)
+            return invalid(ps, "a level holds less than one set");
+        if (j == 0 && l->incl == HWSIM_EXCLUSIVE)
+            return invalid(ps, "the L1 cannot be exclusive");
+        above = l->line;
+    }
+    return 0;
+}
+
+int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
+                size_t errlen)
+{
+    struct parse ps = { file, 0, err, errlen, 0 };
+    char text[1024];
+    FILE *f;
+    int rc = 0;
+    memset(m, 0, sizeof *m);
+    m->timer_ns = 20.0;
+    m->queue = 4.0;
+    m->trigger = 2.0;
+    m->seed = 1.0;
+    m->level[0].virt = 1;
+    if ((f = fopen(file, "r")) == NULL) {
+        snprintf(err, errlen, "%s: cannot open", file);
+        return -1;
+    }
+    while (rc == 0 && fgets(text, sizeof text, f) != NULL) {
+        char *hash = strchr(text, '#'), *eq, *key;
+        ps.line++;
+        if (hash != NULL)
+            *hash = '\0';
+        key = trim(text);
+        if (*key == '\0')
+            continue;
+        if ((eq = strchr(key, '=')) == NULL) {
+            rc = bad(&ps, "no '=' in", key);
+            break;
+        }
+        *eq = '\0';
+        rc = parse_line(&ps, m, trim(key), trim(eq + 1));
+    }
+    fclose(f);
+    return rc == 0 ? validate(&ps, m) : rc;
+}
+
+/* ---- the model built --------------------------------------------------- */
+
+static size_t entries(double n) { return n >= 1.0 ? (size_t)n : 1; }
+
+static void build(const struct hwsim_machine *m)
+{
+    int j, vtags = 0;
+    S.cycle_ns = 1000.0 / m->mhz;
+    S.page = (size_t)m->page;
+    S.page_shift = (unsigned)ilogb(m->page);
+    S.mem_ns = m->memory_ns;
+    S.noise = m->noise;
+    S.timer_ns = m->timer_ns;
+    S.prefetch = m->prefetch;
+    S.queue = entries(m->queue);
+    S.trigger = entries(m->trigger);
+    S.rng = (uint64_t)m->seed * 0x9E3779B97F4A7C15u + 1;
+    for (j = 0; j < 2; j++) {
+        const double *t = m->tlb[j];
+        size_t ways = t[1] >= 1.0 ? (size_t)t[1] : entries(t[0]);
+        assoc_init(&S.tlb[j], entries(t[0]) / ways ? entries(t[0]) / ways : 1,
+                   ways, HWSIM_LRU, 0, 0);
+    }
+    S.tlb2_ns = m->tlb[1][2] * S.cycle_ns;
+    S.walk_ns = m->walk_cycles * S.cycle_ns;
+    for (j = 0; j < m->levels; j++)
+        vtags |= m->level[j].virt
+                 && m->level[j].bytes / m->level[j].ways > m->page;
+    for (j = 0; j < m->levels; j++) {
+        const struct hwsim_level *l = &m->level[j];
+        double cap = l->share > 0.0 && l->share < l->bytes ? l->share : l->bytes;
+        assoc_init(&S.lev[j].a, entries(cap / (l->ways * l->line)),
+                   (size_t)l->ways, l->policy, vtags,
+                   m->prefetch != HWSIM_PF_NONE);
+        S.lev[j].shift = (unsigned)ilogb(l->line);
+        S.lev[j].ns = l->cycles * S.cycle_ns;
+        S.lev[j].virt = l->virt;
+        S.lev[j].incl = l->incl;
+    }
+    S.nlev = m->levels;
+    for (j = 0; j < 4; j++)
+        S.fkeys[j] = rnd();
+    S.tlb_vpn = S.xlat_vpn = EMPTY;
+    S.next_canon = (uint64_t)1 << 40;
+}
+
+void hwsim_start(const char *probe)
+{
+    static struct hwsim_machine m;
+    const char *file = getenv("HWPARAMS_SIMULATE");
+    char err[512];
+    if (file == NULL || *file == '\0')
+        return;
+    if (hwsim_parse(file, &m, err, sizeof err) < 0) {
+        fprintf(stderr, "%s: HWPARAMS_SIMULATE: %s\n", probe, err);
+        exit(2);
+    }
+    build(&m);
+    hwsim_on = 1;
+    fprintf(stderr, "%s: simulated: %s (%s)\n", probe, m.name, file);
+}
