@@ -2,242 +2,287 @@
  * effective capacity and load-to-use latency of each, and the latency of
  * memory (Sandoval 2.2.2 and 2.3; BlackjackBench 3.1.2).
  *
- * Two experiments check each other.  The cache-only sweep walks C(k)
- * (lines of a page in random order, pages in random order: chain.h), so a
- * TLB miss is shared by a page of cache misses and the edges are the
- * caches'; it runs over REPEATS page placements at once, each a reading
- * analysed on its own, and a size is what the readings agree on.  A fully
- * random chain over every line, which no prefetcher follows, checks the
- * count of levels and gives their latencies.  Memory is the last level,
- * reached when the sweep's last octave is at least HWH_MEMORY_MIN_NS.
- * What the curves say is hierarchy.h's analysis.
+ * The chain visits every line of a footprint once a pass in an order no
+ * prefetcher follows, with the pages going round in a fixed order
+ * (chain.h: hwc_round_robin), so that an alias chain through the same
+ * pages (memory.h) times their TLB misses alone: the difference is a
+ * curve of the caches without the TLB's steps, whose heights are the
+ * levels' load-to-use latencies.  Footprints grow four an octave, under
+ * several page placements while small, until memory is flat for an
+ * octave; hierarchy.h reads the levels, their edges and latencies.
  */
 #include "lib/hwprobe.h"
+#include "lib/analysis.h"
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hierarchy.h"
-#include "lib/sweep.h"
+#include "lib/memory.h"
+#include "lib/tlbcost.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_POINTS HWS_MAX_POINTS
-/* The sweep's largest footprint (the input max_mib sets another). */
-#define SWEEP_MIB 512.0
-/* Readings: the sweep's page placements (sweep.h). */
-#define REPEATS HWS_PLACEMENTS
-/* Rounds of the L1's footprints when its edge is timed again. */
-#define L1_ROUNDS 4
-/* The random chain goes up to the sweep's end but at most RANDOM_MAX_BYTES
- * (its offsets take a pointer per line). */
-#define RANDOM_MAX_BYTES ((size_t)128 << 20)
+#define MAX_POINTS HWH_MAX_POINTS
+/* The largest footprint (the input max_mib sets another). */
+#define MAX_MIB 512.0
+/* The smallest footprint, and the blocks of a page that a footprint
+ * smaller than a page goes round: a quarter of the smallest L1 we know,
+ * and the region prefetchers watch. */
+#define BLOCK 4096.0
+/* The chain stops at a flat octave of DRAM (hierarchy.h), or here: no
+ * cache is larger. */
+#define STOP_BYTES ((size_t)256 << 20)
+/* Trials of a chain: a minimum that has stopped improving (hwprobe.h). */
+#define PATIENCE 3
+#define MAX_TRIALS 12
 
-/* First pass, small to large: three quick trials per point, to see where
- * the curve ends.  Returns the number of points kept; *mem is where
- * memory's flat octave begins, or 0 when the pass did not reach it. */
-static size_t first_pass(struct hws_sweep *sw, double *ns, size_t *mem)
+struct bench {
+    char *buf;
+    size_t max, page, line, region;
+    struct hwtlb tlbs;
+    size_t *pos, *perm;
+    size_t n;                       /* footprints measured */
+    double x[MAX_POINTS];           /* footprints, bytes */
+    double raw[HWH_MAX_READINGS][MAX_POINTS];  /* the chain, ns per load */
+    double desc[HWH_MAX_READINGS][MAX_POINTS]; /* ... lines descending */
+    double sparse[MAX_POINTS];      /* the alias chain, ns per load */
+    double dense[MAX_POINTS];       /* ... through the dense view */
+    double tlb[MAX_POINTS];         /* the TLB's share, ns per load */
+};
+
+/* The footprints: from a block, four an octave, whole blocks below a
+ * page and whole pages above, up to b->max. */
+static void footprints(struct bench *b)
 {
-    size_t i;
-    double t0 = hwp_elapsed();
-    *mem = 0;
-    for (i = 0; i < sw->n; i++) {
-        void *k;
-        long reps = 0;
-        int t;
-        (void)hws_point(sw, i, &k);
-        ns[i] = 1e30;
-        for (t = 0; t < 3; t++) {
-            double v = hwp_time_per_rep(hwc_chase, k, &reps);
-            ns[i] = v < ns[i] ? v : ns[i];
-        }
-        ns[i] *= 1e9 / HWC_UNROLL;
-        if ((*mem = hwh_at_memory(sw->pages, ns, i)) > 0)
-            return i + 1;
-        /* Half of what is left after setting up, for the repeated sweep:
-         * a fresh VM can spend most of the budget faulting the buffer in. */
-        if (hwp_budget_left() < hwp_elapsed() - t0)
-            break;
+    double f = BLOCK;
+    b->n = 0;
+    for (; f <= (double)b->max && b->n < MAX_POINTS; f *= pow(2.0, 0.25)) {
+        double unit = f < (double)b->page ? BLOCK : (double)b->page;
+        double x = floor(f / unit + 0.5) * unit;
+        if (b->n > 0 && x <= b->x[b->n - 1])
+            continue;
+        b->x[b->n++] = x;
     }
-    return i < sw->n ? i + 1 : sw->n;
 }
 
-/* ---- the fully random chain ------------------------------------------ */
-
-/* ns per load of a random cycle through every line of the first k lines
- * of buf, at HWH_RANDOM_PER_OCTAVE footprints an octave from a page up to
- * `top` (a buffer of its own: the chain would overwrite the sweep's
- * links).  Returns the number of points. */
-static size_t random_curve(char *buf, size_t top, size_t line, double *x,
-                           double *ns)
+static size_t pages_of(const struct bench *b, size_t i)
 {
-    size_t lines = (top < RANDOM_MAX_BYTES ? top : RANDOM_MAX_BYTES) / line;
-    size_t *next = malloc(lines * sizeof *next), n = 0, prev = 0;
-    uint64_t seed = 0x5EED;
-    double f;
-    if (next == NULL)
-        return 0;
-    for (f = 4096.0; n < MAX_POINTS; f *= pow(2.0, 1.0 / HWH_RANDOM_PER_OCTAVE)) {
-        size_t k = (size_t)f / line;
-        struct hwc_walk w;
-        if (k > lines)
-            break;
-        if (k == prev)
-            continue;
-        prev = k;
-        w.p = hwc_random_cycle(buf, k, line, next, &seed);
-        hwc_touch(&w, 2 * k < HWS_WARM_BYTES / line ? 2 * k
-                                                      : HWS_WARM_BYTES / line);
-        x[n] = (double)(k * line);
-        ns[n++] = hwp_min_time(hwc_chase, &w, 2, 5) * 1e9 / HWC_UNROLL;
-        if (hwp_budget_left() < 0.0)
-            break;
+    return b->x[i] < (double)b->page ? 1 : (size_t)(b->x[i] / (double)b->page);
+}
+
+/* Seconds per load, the minimum of trials after one untimed pass. */
+static double time_chain(void **start, size_t loads)
+{
+    struct hwc_walk w;
+    w.p = start;
+    hwc_touch(&w, loads);
+    return hwp_min_time(hwc_chase, &w, PATIENCE, MAX_TRIALS) / HWC_UNROLL;
+}
+
+/* ---- the TLB's share ------------------------------------------------- */
+
+/* The alias chains at footprint i (tlbcost.h), their minimum over calls
+ * kept. */
+static void time_tlb(struct bench *b, size_t i)
+{
+    size_t n = pages_of(b, i);
+    double sparse, dense;
+    if (n < 2 || n > hwtlb_max_pages(b->page / b->line))
+        return;
+    hwtlb_time(&b->tlbs, n, 1, &sparse, &dense);
+    if (b->sparse[i] == 0.0 || sparse * 1e9 < b->sparse[i])
+        b->sparse[i] = sparse * 1e9;
+    if (b->dense[i] == 0.0 || dense * 1e9 < b->dense[i])
+        b->dense[i] = dense * 1e9;
+}
+
+/* ---- the chains -------------------------------------------------------- */
+
+/* The round-robin chain at footprint i in page run `at` (a placement),
+ * its pages in the alias chain's order (a footprint below a page goes
+ * round its blocks), its lines descending or in random orders; ns per
+ * load. */
+static double time_round_robin(struct bench *b, size_t i, size_t at,
+                               int descending)
+{
+    size_t n = pages_of(b, i), unit = b->page;
+    void **start;
+    if (b->x[i] < (double)b->page) {
+        unit = (size_t)BLOCK;
+        n = (size_t)(b->x[i] / BLOCK);
     }
-    free(next);
-    return n;
+    start = hwc_round_robin(b->buf + at * b->region, hwtlb_order(&b->tlbs, n),
+                            n, unit, b->line, descending, 0xCAC4E + at,
+                            b->pos, b->perm);
+    return time_chain(start, n * (unit / b->line)) * 1e9;
+}
+
+/* Placements footprint i is timed under: one for a page or less, whose
+ * lines fall on distinct sets wherever the page is. */
+static size_t placements(const struct bench *b, size_t i)
+{
+    return b->x[i] <= (double)HWH_PLACED_BYTES && b->x[i] > (double)b->page
+           ? HWH_PLACEMENTS : 1;
+}
+
+/* The curves with the TLB's share out, into c: each reading the slower
+ * of its own order and the descending one (a prefetcher only ever hides
+ * time), less the TLB's share (tlbcost.h). */
+static void corrected(struct bench *b, size_t readings, size_t n,
+                      struct hwh_curves *c)
+{
+    double pages[MAX_POINTS] = { 0 };
+    size_t r, i;
+    c->n = n;
+    c->readings = readings;
+    for (i = 0; i < n; i++)
+        pages[i] = (double)pages_of(b, i);
+    hwtlb_share(pages, b->sparse, b->dense, n, b->page / b->line, 1, NULL,
+                b->tlb);
+    for (i = 0; i < n; i++) {
+        c->x[i] = b->x[i];
+        /* A footprint timed under one placement is reading 0's. */
+        for (r = 0; r < readings; r++) {
+            size_t p = b->raw[r][i] > 0.0 ? r : 0;
+            double t = b->raw[p][i] > b->desc[p][i] ? b->raw[p][i]
+                                                     : b->desc[p][i];
+            c->y[r][i] = t - b->tlb[i];
+        }
+    }
+}
+
+/* One round over footprints `from` to `until - 1`, readings `first` to
+ * `first + HWH_PLACEMENTS - 1`: each point keeps its minimum.  Returns
+ * the points measured: with `stop`, the round stops an octave into
+ * memory. */
+static size_t sweep(struct bench *b, size_t first, size_t from,
+                    size_t until, int stop, struct hwh_curves *c)
+{
+    size_t i, p;
+    for (i = from; i < until; i++) {
+        if (first == 0)
+            time_tlb(b, i);
+        for (p = 0; p < placements(b, i); p++) {
+            size_t r = first + p;
+            double t = time_round_robin(b, i, r, 0);
+            double d = time_round_robin(b, i, r, 1);
+            if (b->raw[r][i] == 0.0 || t < b->raw[r][i])
+                b->raw[r][i] = t;
+            if (b->desc[r][i] == 0.0 || d < b->desc[r][i])
+                b->desc[r][i] = d;
+        }
+        hwp_log("%.3f s: %.0f bytes", hwp_elapsed(), b->x[i]);
+        if (stop) {
+            corrected(b, 1, i + 1, c);
+            if (hwh_at_memory(c->x, c->y[0], i)
+                || (b->x[i] >= (double)STOP_BYTES
+                    && c->y[0][i] >= HWH_MEMORY_MIN_NS))
+                return i + 1;
+        }
+        if (hwp_budget_left() < 0.0)
+            return i + 1;
+    }
+    return until;
 }
 
 /* ---- measure, replay, emit -------------------------------------------- */
 
-/* SWEEP_MIB, or a quarter of the machine's memory when that is less:
+/* MAX_MIB, or a quarter of the machine's memory when that is less:
  * configure must not push a small machine into swapping. */
-static double sweep_mib(void)
+static size_t max_bytes(void)
 {
     double quarter = (double)hwm_os_memory() / 4.0 / 1048576.0;
-    return quarter > 0.0 && quarter < SWEEP_MIB ? quarter : SWEEP_MIB;
+    double mib = hwp_input("max_mib", quarter > 0.0 && quarter < MAX_MIB
+                                          ? quarter : MAX_MIB);
+    return (size_t)(mib * 1048576.0);
 }
 
-/* The sweep's buffer, walked a line at a time; `swept` is how many
- * footprints the repeated sweep times, which the first measurement's
- * first pass decides and a second measurement keeps. */
-struct bench {
-    char *buf;
-    size_t max, page, line, swept;
-};
-
-/* The random chain into c, up to footprint top but in at most a quarter
- * of the sweep's buffer, in a buffer of its own: it would overwrite the
- * sweep's links. */
-static void measure_random(const struct bench *b, struct hwh_curves *c,
-                           size_t top)
+static void set_up(struct bench *b)
 {
-    char *rbuf;
-    top = top < b->max / 4 ? top : b->max / 4;
-    rbuf = hwm_alloc(top, 1u << 21, 0);
-    c->rn = random_curve(rbuf, top, b->line, c->rx, c->ry);
-    hwm_free(rbuf, top);
-    hwp_log("%.2f s: random chain to %.0f bytes", hwp_elapsed(),
-            c->rn ? c->rx[c->rn - 1] : 0.0);
+    size_t lines = b->page / b->line, most;
+    b->max = max_bytes() / b->page * b->page;
+    /* Placed footprints in runs of pages of their own, two measurements'
+     * worth of runs; the larger ones from the start of the buffer. */
+    b->region = HWH_PLACED_BYTES;
+    if (b->max < 2 * HWH_PLACEMENTS * b->region)
+        b->max = 2 * HWH_PLACEMENTS * b->region;
+    b->buf = hwm_reserve(b->max, (size_t)1 << 21);
+    most = b->max / b->page;
+    hwtlb_init(&b->tlbs, b->page, b->line, most);
+    b->pos = malloc(most * sizeof *b->pos);
+    b->perm = malloc(2 * lines * sizeof *b->perm);
+    if (b->pos == NULL || b->perm == NULL)
+        hwp_skip("out of memory");
+    footprints(b);
 }
 
-/* REPEATS readings of the sweep into c->y[c->readings...], and the random
- * chain when c has none yet.  The first measurement's first pass finds
- * where the curve ends; the random chain runs before the repeated sweep
- * takes what is left of the budget.  The repeated rounds go two points
- * into memory's octave, for the top of the rise; the points after those
- * keep the first pass's trials, which a second measurement shares. */
-static void measure(struct bench *b, struct hwh_curves *c, uint64_t seed)
+static void dump_curve(const char *title, const double *x, const double *y,
+                       size_t n)
 {
-    static struct hws_sweep sw;
-    static double best[HWS_MAX_RUNS];
-    double ns[MAX_POINTS];
-    size_t n, mem, r, j;
-    hwc_paged_init(&sw.s, b->buf, b->max, b->page, b->line, seed);
-    (void)hws_footprints(&sw, b->page, b->max, HWH_SWEEP_PER_OCTAVE);
-    if (c->readings == 0) {
-        hws_place(&sw, sw.n, 0);
-        n = first_pass(&sw, ns, &mem);
-        b->swept = mem > 0 && mem + 2 < n ? mem + 2 : n;
-        hwp_log("%.2f s: first pass, %zu footprints, memory %s", hwp_elapsed(),
-                n, mem ? "reached" : "not reached");
-    } else {
-        n = c->n;
-        memcpy(ns, c->y[0], n * sizeof *ns);
-    }
-    if (c->rn == 0)
-        measure_random(b, c, sw.pages[n - 1] * b->page);
-    hws_place(&sw, b->swept, 1);
-    hws_run(&sw, best);
-    hwp_log("%.2f s: %zu points swept", hwp_elapsed(), sw.points);
-    for (r = 0; r < REPEATS; r++) {
-        double *y = c->y[c->readings + r];
-        hws_reading(&sw, b->swept, best, r, y);
-        for (j = b->swept; j < n; j++)
-            y[j] = ns[j];
-    }
-    for (j = 0; j < n; j++)
-        c->x[j] = (double)(sw.pages[j] * b->page);
-    c->n = n;
-    c->readings += REPEATS;
-    hwc_paged_free(&sw.s);
+    size_t i;
+    hwp_dump_comment(title);
+    for (i = 0; i < n; i++)
+        if (y[i] > 0.0)
+            hwp_dump(x[i], y[i]);
 }
 
-/* The L1's edge below the conflict test's capacity (l1d_bytes) by more
- * than the sweep's step: something else took part of the L1 while it was
- * swept (a neighbour on the core's other hardware thread, which a VM's
- * vCPU may be).  The footprints up to twice the capacity cost microseconds:
- * they are timed again, each reading keeping its best. */
-static void measure_l1_again(const struct bench *b, struct hwh_curves *c,
-                             double l1d_bytes)
+static void dump(const struct bench *b, size_t readings, size_t n)
 {
-    static struct hws_sweep sw;
-    static double best[HWS_MAX_RUNS];
-    double y[MAX_POINTS];
-    size_t n = 0, r, j;
-    int k;
-    hwc_paged_init(&sw.s, b->buf, b->max, b->page, b->line, 0xCAC4E);
-    (void)hws_footprints(&sw, b->page, b->max, HWH_SWEEP_PER_OCTAVE);
-    while (n < c->n && c->x[n] <= 2.0 * l1d_bytes)
-        n++;
-    hws_place(&sw, n, 1);
-    /* Rounds apart in time, whatever is left of the budget (hwp_sweep
-     * always completes its first round): a neighbour that came for a
-     * second spoils some of them, not all. */
-    for (k = 0; k < L1_ROUNDS; k++) {
-        (void)hwp_sweep(hws_point, &sw, sw.points, best, 1, 1);
-        for (r = 0; r < c->readings && r < REPEATS; r++) {
-            hws_reading(&sw, n, best, r, y);
-            for (j = 0; j < n; j++)
-                c->y[r][j] = y[j] < c->y[r][j] ? y[j] : c->y[r][j];
-        }
-    }
-    hwc_paged_free(&sw.s);
-}
-
-/* The readings and the random chain of a dump.  A dump of the earlier
- * probe has one curve, untitled or titled footprint_bytes. */
-static void replay(struct hwh_curves *c)
-{
-    size_t r, n;
-    for (r = 0; r < HWH_MAX_READINGS; r++) {
-        n = hwp_replay("sweep", r, c->x, c->y[r], MAX_POINTS);
-        if (n == 0)
-            break;
-        c->n = n;
-    }
-    c->readings = r;
-    if (r == 0) {
-        c->n = hwp_replay("", 0, c->x, c->y[0], MAX_POINTS);
-        c->readings = c->n > 0;
-    }
-    c->rn = hwp_replay("random chain", 0, c->rx, c->ry, MAX_POINTS);
-}
-
-static void dump(const struct hwh_curves *c)
-{
-    char title[64];
-    size_t r, j;
-    for (r = 0; r < c->readings; r++) {
-        snprintf(title, sizeof title, "sweep %zu: footprint_bytes ns_per_load",
+    char title[80];
+    size_t r;
+    /* The page, which a replay elsewhere cannot ask the OS for. */
+    hwp_dump_comment("page: page_bytes 1");
+    hwp_dump((double)b->page, 1.0);
+    for (r = 0; r < readings; r++) {
+        snprintf(title, sizeof title, "chain %zu: footprint_bytes ns_per_load",
                  r + 1);
-        hwp_dump_comment(title);
-        for (j = 0; j < c->n; j++)
-            hwp_dump(c->x[j], c->y[r][j]);
+        dump_curve(title, b->x, b->raw[r], n);
+        snprintf(title, sizeof title, "descending %zu: footprint_bytes "
+                 "ns_per_load", r + 1);
+        dump_curve(title, b->x, b->desc[r], n);
     }
-    hwp_dump_comment("random chain: footprint_bytes ns_per_load");
-    for (j = 0; j < c->rn; j++)
-        hwp_dump(c->rx[j], c->ry[j]);
+    dump_curve("alias chain: footprint_bytes ns_per_load", b->x, b->sparse, n);
+    dump_curve("dense chain: footprint_bytes ns_per_load", b->x, b->dense, n);
+}
+
+/* A section of the dump into x[] and y[] at the footprints of b. */
+static void replay_curve(struct bench *b, const char *title, size_t k,
+                         double *y)
+{
+    double x[MAX_POINTS], v[MAX_POINTS];
+    size_t m = hwp_replay(title, k, x, v, MAX_POINTS), i, j;
+    for (j = 0; j < m; j++) {
+        for (i = 0; i < b->n && b->x[i] != x[j]; i++)
+            ;
+        if (i == b->n && b->n < MAX_POINTS)
+            b->x[b->n++] = x[j];
+        y[i] = v[j];
+    }
+}
+
+/* The curves of a dump; 0 when it has none of this probe's.  An earlier
+ * probe's page-ordered sweeps ("sweep r:") had the TLB's steps in and a
+ * prefetcher's help: not curves this analysis reads. */
+static size_t replay(struct bench *b, struct hwh_curves *c)
+{
+    size_t r;
+    double x[MAX_POINTS], one;
+    b->n = 0;
+    if (hwp_replay("page:", 0, x, &one, 1) == 1)
+        b->page = (size_t)x[0];
+    for (r = 0; r < HWH_MAX_READINGS && hwp_replay("chain ", r, x, x,
+                                                   MAX_POINTS) > 0; r++) {
+        replay_curve(b, "chain ", r, b->raw[r]);
+        replay_curve(b, "descending ", r, b->desc[r]);
+    }
+    if (r == 0 || hwp_replay("alias chain:", 0, x, x, MAX_POINTS) == 0)
+        return 0;
+    replay_curve(b, "alias chain:", 0, b->sparse);
+    replay_curve(b, "dense chain:", 0, b->dense);
+    corrected(b, r, b->n, c);
+    return r;
 }
 
 /* Other programs' work while the curves were taken, when it was a quarter
@@ -255,11 +300,11 @@ static void note_agreement(const char *key, size_t agree, size_t of,
                      ? "%zu of %zu readings agree"
                      : "no majority (%zu of %zu agree): the smaller candidate",
                      agree, of);
-    /* Past HWS_PLACED_BYTES the readings share one placement. */
-    if (bytes > (double)HWS_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
+    /* Past HWH_PLACED_BYTES the readings share one placement. */
+    if (bytes > (double)HWH_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
         n += snprintf(text + n, sizeof text - (size_t)n,
                       " (one page placement above %zu MiB)",
-                      HWS_PLACED_BYTES >> 20);
+                      HWH_PLACED_BYTES >> 20);
     if (last && neighbours[0] && n > 0 && (size_t)n < sizeof text)
         snprintf(text + n, sizeof text - (size_t)n, "; %s: a shared level "
                  "reads what they left", neighbours);
@@ -275,44 +320,69 @@ static void emit_cycles(const char *key, double ns, double mhz,
         hwp_absent(key, ns > 0.0 ? "no cpu_mhz input" : why);
 }
 
+/* The keys of each cache level: its size, and its latency below the L1
+ * (the l1d probe times the L1's). */
+static const char *const size_key[] = { "l1d_effective_bytes",
+    "l2_effective_bytes", "l3_effective_bytes", "l4_effective_bytes" };
+static const char *const latency_key[] = { NULL, "l2_latency_cycles",
+    "l3_latency_cycles", "l4_latency_cycles" };
+#define KEYED_LEVELS (sizeof size_key / sizeof size_key[0])
+
 static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
 {
-    char key[96], fewer[64];
+    static const char beyond[] = "the chain ended on a rise past its last "
+                                 "cache level, before it saw what follows";
+    char fewer[80], unknown[120];
     size_t caches = h->levels - 1, j;
-    hwp_emit_int("cache_levels", (long long)caches);
-    note_agreement("cache_levels", h->agree, h->of, 0.0, 0);
-    snprintf(fewer, sizeof fewer, "the latency sweep found %zu cache level%s",
+    snprintf(unknown, sizeof unknown, "a level of one footprint lies past "
+             "level %zu: a level too short to measure, or a soft edge",
+             h->known);
+    if (h->open)
+        hwp_absent("cache_levels", beyond);
+    else if (h->known < h->levels)
+        hwp_absent("cache_levels", unknown);
+    else {
+        hwp_emit_int("cache_levels", (long long)caches);
+        note_agreement("cache_levels", h->agree, h->of, 0.0, 0);
+    }
+    snprintf(fewer, sizeof fewer, "the chain found %zu cache level%s",
              caches, caches == 1 ? "" : "s");
-    for (j = 0; j < 3; j++) {
-        if (j == 0)
-            snprintf(key, sizeof key, "l1d_effective_bytes");
-        else
-            snprintf(key, sizeof key, "l%zu_effective_bytes", j + 1);
+    if (caches > KEYED_LEVELS)
+        why = "more cache levels than hwparams names (four)";
+    for (j = 0; j < KEYED_LEVELS; j++) {
+        if (why == NULL && j >= h->known) {
+            hwp_absent(size_key[j], unknown);
+            if (latency_key[j])
+                hwp_absent(latency_key[j], unknown);
+            continue;
+        }
         if (j >= caches) {
             /* A level not found is withheld, never left out: configure
              * takes a key left out for a failure. */
-            hwp_absent(key, fewer);
-            snprintf(key, sizeof key, "l%zu_latency_cycles", j + 1);
-            hwp_absent(key, fewer);
+            hwp_absent(size_key[j], fewer);
+            if (latency_key[j])
+                hwp_absent(latency_key[j], fewer);
             continue;
         }
         if (why != NULL) {
-            hwp_absent(key, why);
+            hwp_absent(size_key[j], why);
         } else {
-            hwp_emit_int(key, (long long)h->size[j]);
-            note_agreement(key, h->size_agree[j], h->size_of[j], h->size[j],
-                           j + 1 == caches);
+            hwp_emit_int(size_key[j], (long long)h->size[j]);
+            note_agreement(size_key[j], h->size_agree[j], h->size_of[j],
+                           h->size[j], j + 1 == caches);
         }
-        if (j == 0)
-            continue;
-        snprintf(key, sizeof key, "l%zu_latency_cycles", j + 1);
-        emit_cycles(key, why ? 0.0 : h->ns[j], mhz, why ? why : h->why_ns);
+        if (latency_key[j])
+            emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], mhz,
+                        why ? why : h->why_ns);
     }
-    if (why != NULL)
-        hwp_absent("llc_effective_bytes", why);
+    if (why != NULL || h->open || h->known < h->levels)
+        hwp_absent("llc_effective_bytes", why ? why : h->open ? beyond
+                                          : unknown);
     else
         hwp_emit_int("llc_effective_bytes", (long long)h->size[caches - 1]);
-    why = why ? why : !h->memory ? "the sweep ended before memory" : h->why_ns;
+    why = why ? why : h->open ? beyond
+                    : h->why_mem ? h->why_mem
+                    : !h->memory ? "the chain ended before memory" : h->why_ns;
     emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, mhz,
                 why);
     if (h->memory && h->ns[caches] > 0.0) {
@@ -327,60 +397,97 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
         hwp_absent("mem_latency_ns", why);
 }
 
+/* The curves, measured: the first round an octave into memory, a second
+ * over the placed footprints, and as many placements again when the
+ * readings disagree or fail a check and the budget allows. */
+static size_t measure(struct bench *b, struct hwh_curves *c,
+                      struct hwh_hierarchy *h, double l1d_bytes,
+                      const char **why)
+{
+    size_t n, placed = 0, readings = HWH_PLACEMENTS;
+    n = sweep(b, 0, 0, b->n, 1, c);
+    hwp_log("%.2f s: first round, %zu footprints to %.0f bytes", hwp_elapsed(),
+            n, b->x[n - 1]);
+    while (placed < n && b->x[placed] <= (double)HWH_PLACED_BYTES)
+        placed++;
+    if (hwp_budget_left() > 0.0)
+        (void)sweep(b, 0, 0, placed, 0, c);
+    corrected(b, readings, n, c);
+    hwh_analyse(c, h);
+    /* The first round stopped on one reading's memory; the readings'
+     * median may not have settled there yet: an octave more. */
+    while (h->why_mem != NULL && n < b->n && hwp_budget_left() > 0.0) {
+        hwp_log("an octave more: %s", h->why_mem);
+        n = sweep(b, 0, n, n + HWH_PER_OCTAVE < b->n ? n + HWH_PER_OCTAVE
+                                                     : b->n, 0, c);
+        corrected(b, readings, n, c);
+        hwh_analyse(c, h);
+    }
+    *why = hwh_cross_check(h, c->x, n, l1d_bytes);
+    if ((*why != NULL || 2 * h->agree <= h->of || h->known < h->levels)
+        && hwp_budget_left() > hwp_elapsed() / 4.0) {
+        hwp_log("measuring again: %s", *why ? *why
+                : h->known < h->levels ? "a level of one footprint"
+                                       : "no majority of levels");
+        (void)sweep(b, HWH_PLACEMENTS, 0, placed, 0, c);
+        readings = 2 * HWH_PLACEMENTS;
+        corrected(b, readings, n, c);
+        hwh_analyse(c, h);
+        *why = hwh_cross_check(h, c->x, n, l1d_bytes);
+    }
+    return readings;
+}
+
 int main(int argc, char **argv)
 {
-    static struct hwh_curves c;
     static struct bench b;
+    static struct hwh_curves c;
     struct hwh_hierarchy h;
     struct hwu_load load;
     double mhz, l1d_bytes, others;
-    const char *why;
+    size_t readings;
+    const char *why = NULL;
 
     hwp_init(argc, argv, "caches");
     mhz = hwp_input("cpu_mhz", 0.0);
     l1d_bytes = hwp_input("l1d_bytes", 0.0);
     b.page = hwm_os_page();
     b.line = (size_t)hwp_input("l1d_line_bytes", 64.0);
-    b.max = (size_t)hwp_input("max_mib", sweep_mib()) << 20;
+    if (b.line < sizeof(void *) || b.line > b.page || b.page % b.line != 0)
+        hwp_skip("line size does not divide the page");
     if (hwp_replaying()) {
-        replay(&c);
+        readings = replay(&b, &c);
+        if (readings == 0)
+            hwp_skip("the recording has no chains with their alias chains "
+                     "(an earlier probe's sweep, or none)");
     } else {
-        if (b.line < sizeof(void *) || b.line > b.page || b.page % b.line != 0)
-            hwp_skip("line size does not divide the page");
         hwu_load_start(&load);
-        b.buf = hwm_alloc(b.max, 1u << 21, 0);
-        hwp_log("%.2f s: %zu MiB allocated", hwp_elapsed(), b.max >> 20);
-        measure(&b, &c, 0xCAC4E);
-    }
-    hwh_analyse(&c, &h);
-    why = hwh_cross_check(&h, c.x, c.n, l1d_bytes);
-    if (b.buf != NULL && h.levels > 1 && h.size[0] < l1d_bytes) {
-        hwp_log("L1 edge %.0f below the capacity %.0f: timing it again",
-                h.size[0], l1d_bytes);
-        measure_l1_again(&b, &c, l1d_bytes);
-        hwh_analyse(&c, &h);
-        why = hwh_cross_check(&h, c.x, c.n, l1d_bytes);
-    }
-    /* Measured again once when the readings disagree or fail a check,
-     * while the budget lasts: the vote then runs over both. */
-    if (b.buf != NULL && (why != NULL || 2 * h.agree <= h.of)
-        && hwp_budget_left() > hwp_elapsed() / 2.0) {
-        hwp_log("measuring again: %s", why ? why : "no majority of levels");
-        measure(&b, &c, 0xC0FFEE);
-        hwh_analyse(&c, &h);
-        why = hwh_cross_check(&h, c.x, c.n, l1d_bytes);
-    }
-    dump(&c);
-    if (b.buf != NULL) {
-        hwm_free(b.buf, b.max);
+        set_up(&b);
+        hwp_log("%.2f s: set up, %zu MiB reserved", hwp_elapsed(),
+                b.max >> 20);
+        readings = measure(&b, &c, &h, l1d_bytes, &why);
+        dump(&b, readings, c.n);
         others = hwu_load_others(&load);
         hwp_log("other programs: %.2f CPUs busy meanwhile", others);
         if (others >= BUSY_CPUS)
             snprintf(neighbours, sizeof neighbours, "other programs kept "
                      "%.1f CPUs busy meanwhile", others);
     }
+    if (hwp_verbose()) {
+        size_t i;
+        for (i = 0; i < c.n; i++) {
+            double v[HWH_MAX_READINGS];
+            size_t r;
+            for (r = 0; r < c.readings; r++)
+                v[r] = c.y[r][i];
+            hwp_log("%10.0f bytes: TLB share %6.2f ns, median %7.2f ns",
+                    c.x[i], b.tlb[i], hwa_median(v, c.readings));
+        }
+    }
+    hwh_analyse(&c, &h);
+    why = hwh_cross_check(&h, c.x, c.n, l1d_bytes);
     if (h.levels < 2)
-        hwp_skip("no cache level boundary in the latency curve");
+        hwp_skip("no cache level boundary in the chain's curve");
     emit(&h, mhz, why);
     return hwp_finish();
 }

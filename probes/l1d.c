@@ -5,8 +5,11 @@
  * when every access hits.  As S doubles the longest compact N shrinks to
  * the associativity A, first at the stride T = C/A, so C = A * T.  The line
  * is the smallest shift that moves half of a conflicting <T, 2A> into the
- * next set.  This holds because an L1 is core-private and indexed within
- * the page offset on every machine we know of (Sandoval 2.2.1).
+ * next set.  This holds where an L1 is indexed within the page offset
+ * (Sandoval 2.2.1).  Where it is not (a physically indexed L1 whose way
+ * spans pages), which sets the lines share depends on where the OS put
+ * the pages: the search is run again on other pages, and the two must
+ * agree.
  */
 #include "lib/chain.h"
 #include "lib/conflict.h"
@@ -23,7 +26,7 @@
 /* Points of the search: strides from 8 B to MAX_STRIDE. */
 #define MAX_SEARCH 32
 
-static char *buf;
+static char *buf, *bufs[2];
 static size_t *off;
 static double l_hit; /* seconds per load of a compact sequence */
 
@@ -74,14 +77,18 @@ static size_t settled(const double *stride, const double *n, size_t m,
 /* X-Ray's search, live (lib/conflict.h): from the smallest stride, where
  * n doubles from 1, until n settles.  Returns A and sets *t to the stride
  * T; 0 on failure. */
-static size_t find_assoc(size_t *t)
+static const char search_title[] = "stride_bytes first_noncompact_n";
+static const char again_title[] = "on other pages: stride_bytes "
+                                  "first_noncompact_n";
+
+static size_t find_assoc(size_t *t, const char *title)
 {
     struct hwx_search x = {is_compact, sizeof(void *), 1, MAX_STRIDE,
                            BUF_BYTES, 0, 0, 0};
     size_t s[MAX_SEARCH], n[MAX_SEARCH], m, i;
     double xs[MAX_SEARCH], ns[MAX_SEARCH];
     /* A section per attempt: a replay takes the last. */
-    hwp_dump_comment("stride_bytes first_noncompact_n");
+    hwp_dump_comment(title);
     m = hwx_search(&x, s, n, MAX_SEARCH);
     for (i = 0; i < m; i++) {
         xs[i] = (double)s[i];
@@ -117,11 +124,16 @@ static size_t find_line(size_t t, size_t a)
     return 0;
 }
 
+/* Whether the second search, on other pages, found what the first did:
+ * it must, for an L1 indexed within the page. */
+static int moved;
+
 /* The live experiments; returns A and sets *t and *line (0: not found). */
 static size_t measure(size_t *t, size_t *line)
 {
-    size_t assoc = 0, attempt;
-    buf = hwm_alloc(BUF_BYTES, 1u << 21, 0);
+    size_t assoc = 0, attempt, t2;
+    bufs[0] = buf = hwm_alloc(BUF_BYTES, 1u << 21, 0);
+    bufs[1] = hwm_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");
@@ -134,14 +146,19 @@ static size_t measure(size_t *t, size_t *line)
     /* A search spoilt by a burst of noise ends in a contradiction that
      * the check below catches; one more attempt usually clears it. */
     for (attempt = 0; attempt < 2; attempt++) {
-        assoc = find_assoc(t);
+        assoc = find_assoc(t, search_title);
         if (assoc > 0 && is_compact(*t, assoc) && !is_compact(*t, assoc + 1)
             && is_compact(*t / 2, assoc + 1))
             break;
         assoc = 0;
     }
-    *line = assoc > 0 ? find_line(*t, assoc) : 0;
-    return assoc;
+    if (assoc > 0) {
+        buf = bufs[1];
+        moved = find_assoc(&t2, again_title) != assoc || t2 != *t;
+        buf = bufs[0];
+    }
+    *line = assoc > 0 && !moved ? find_line(*t, assoc) : 0;
+    return moved ? 0 : assoc;
 }
 
 /* The same from a dump: the search's points (the last attempt's, when
@@ -151,8 +168,13 @@ static size_t replay(size_t *t, size_t *line)
 {
     double xs[MAX_SEARCH], ns[MAX_SEARCH], y;
     size_t m, i, assoc = 0;
-    for (i = 0; (m = hwp_replay("stride_bytes", i, xs, ns, MAX_SEARCH)) > 0; i++)
+    size_t t2 = 0;
+    for (i = 0; (m = hwp_replay(search_title, i, xs, ns, MAX_SEARCH)) > 0; i++)
         assoc = settled(xs, ns, m, t);
+    if ((m = hwp_replay(again_title, 0, xs, ns, MAX_SEARCH)) > 0)
+        moved = settled(xs, ns, m, &t2) != assoc || t2 != *t;
+    if (moved)
+        assoc = 0;
     *line = 0;
     m = hwp_replay("line:", 0, xs, ns, MAX_SEARCH);
     for (i = 0; i < m && *line == 0; i++)
@@ -170,14 +192,25 @@ int main(int argc, char **argv)
     hwp_init(argc, argv, "l1d");
     mhz = hwp_input("cpu_mhz", 0.0);
     assoc = hwp_replaying() ? replay(&t, &line) : measure(&t, &line);
-    if (assoc == 0)
-        hwp_skip("no consistent L1 conflict behaviour found");
-    hwp_emit_int("l1d_bytes", (long long)(assoc * t));
-    hwp_emit_int("l1d_assoc", (long long)assoc);
-    if (line > 0)
+    if (assoc == 0) {
+        const char *why = moved ? "the conflicts move with the pages' "
+                                  "placement: an L1 indexed beyond the page, "
+                                  "which the test cannot read on pages the "
+                                  "OS places"
+                                : "no consistent L1 conflict behaviour found";
+        hwp_absent("l1d_bytes", why);
+        hwp_absent("l1d_assoc", why);
+        hwp_absent("l1d_line_bytes", why);
+    } else {
+        hwp_emit_int("l1d_bytes", (long long)(assoc * t));
+        hwp_emit_int("l1d_assoc", (long long)assoc);
+    }
+    if (assoc > 0 && line > 0)
         hwp_emit_int("l1d_line_bytes", (long long)line);
-    else if (hwp_replaying())
-        hwp_absent("l1d_line_bytes", "not in the recording");
+    else if (assoc > 0)
+        hwp_absent("l1d_line_bytes", hwp_replaying()
+                   ? "not in the recording"
+                   : "no shift of the conflicting lines ends the conflict");
     if (l_hit > 0.0 && mhz > 0.0)
         hwp_emit_int("l1d_latency_cycles",
                      (long long)(l_hit * mhz * 1e6 + 0.5));

@@ -27,9 +27,11 @@
  * again (its lines would then be in the cache); scaled by the trial's
  * length, at most 4 times. */
 #define PAIRS_100US 16384
-/* Blocks used per page (of a 4 KiB page's four): with all four the pages
- * of the chains take 112 MiB; the pairs still come in random order. */
-#define PER_PAGE 4
+/* Blocks used per 4 KiB of a page (all four): the pages of the chains
+ * take 112 MiB; the pairs still come in random order.  A larger page
+ * holds as many for each 4 KiB, as densely as a region prefetcher sees
+ * a small page's. */
+#define PER_4K 4
 #define ROUNDS 8
 #define PATIENCE 3
 /* The rise at D = 2 * line: a second miss costs as much as the first,
@@ -54,6 +56,7 @@ struct pairs {
     char *buf, *flush;
     size_t span, flush_bytes, page;
     size_t slots, pairs;    /* blocks per page; pairs per chain */
+    size_t per_page;        /* blocks a chain takes of each page */
     size_t *pool, npool;    /* the pages the chains use */
     size_t *col, *off;      /* scratch: block order, a chain's offsets */
     struct chain c[EXTENTS];
@@ -69,14 +72,14 @@ static size_t word_in(size_t from, size_t bytes, uint64_t *seed)
         * sizeof(void *);
 }
 
-/* The chain of extent e: one pair per block, PER_PAGE random blocks on
+/* The chain of extent e: one pair per block, per_page random blocks on
  * each of its pages, pairs in random order. */
 static void link_chain(struct pairs *p, int e, const size_t *pages)
 {
     size_t d = extent(e), i, j, n = 0;
-    for (i = 0; i < p->pairs / PER_PAGE; i++) {
+    for (i = 0; i < p->pairs / p->per_page; i++) {
         hwc_random_order(p->col, p->slots, &p->seed);
-        for (j = 0; j < PER_PAGE; j++) {
+        for (j = 0; j < p->per_page; j++) {
             size_t at = pages[i] * p->page + p->col[j] * BLOCK
                 + (size_t)(hwp_rand(&p->seed) % (BLOCK / d)) * d;
             size_t lo = word_in(at, d / 2, &p->seed);
@@ -106,11 +109,8 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
  * or not, so reads suffice. */
 static void flush(struct pairs *p)
 {
-    uint64_t sum = 0;
-    size_t i;
-    for (i = 0; i < p->flush_bytes; i += 64)
-        sum += *(volatile unsigned char *)(p->flush + i);
-    hwp_sink = sum;
+    hwm_touch_words((const uint64_t *)p->flush,
+                    p->flush_bytes / sizeof(uint64_t), 64 / sizeof(uint64_t));
 }
 
 static double chase(void *ctx, long reps)
@@ -134,7 +134,7 @@ static int measure(struct pairs *p, double *ns)
     int e, whole = 1;
     hwp_shuffle(p->pool, p->npool, &p->seed);
     for (e = 0; e < EXTENTS; e++)
-        link_chain(p, e, p->pool + (size_t)e * (p->pairs / PER_PAGE));
+        link_chain(p, e, p->pool + (size_t)e * (p->pairs / p->per_page));
     flush(p);
     (void)hwp_sweep(point, p, EXTENTS, ns, PATIENCE, ROUNDS);
     for (e = 0; e < EXTENTS; e++) {
@@ -204,12 +204,13 @@ static void set_up(struct pairs *p)
     p->span = span_bytes();
     p->page = hwm_os_page();
     p->slots = p->page / BLOCK;
+    p->per_page = PER_4K * (p->page >= 4096 ? p->page / 4096 : 1);
     pages = p->span / p->page;
     p->span = pages * p->page;
     t = hwp_timer()->t_min / 100e-6;
     p->pairs = PAIRS_100US * (size_t)(t < 1.0 ? 1.0 : t > 4.0 ? 4.0 : t);
-    p->npool = (size_t)EXTENTS * (p->pairs / PER_PAGE);
-    if (p->slots < PER_PAGE || pages < p->npool)
+    p->npool = (size_t)EXTENTS * (p->pairs / p->per_page);
+    if (p->slots < p->per_page || pages < p->npool)
         hwp_skip("pages too small or too few for the pairs");
     p->buf = hwm_reserve(p->span, 1u << 21);
     p->flush_bytes = (size_t)FLUSH_MIB << 20;
@@ -280,12 +281,13 @@ int main(int argc, char **argv)
     double ns[EXTENTS];
     size_t line[2 * READINGS], k, n, l1_line, below, agree;
     char why[160];
-    int l2, l3;
+    int l2, l3, l4;
 
     hwp_init(argc, argv, "lines");
     l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
     l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
     l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;
+    l4 = hwp_input("l4_effective_bytes", 0.0) > 0.0;
     if (!hwp_replaying()) {
         set_up(&p);
         hwp_log("set up %zu MiB in %.3f s", p.span >> 20, hwp_elapsed());
@@ -323,6 +325,10 @@ int main(int argc, char **argv)
         emit("l3_line_bytes", below, why);
     else
         hwp_absent("l3_line_bytes", "no L3 size from the caches probe");
+    if (l4)
+        emit("l4_line_bytes", below, why);
+    else
+        hwp_absent("l4_line_bytes", "no L4 size from the caches probe");
     if (!hwp_replaying())
         tear_down(&p);
     return hwp_finish();

@@ -1,7 +1,9 @@
 ### Probes: ordinary programs, also buildable by hand (make probes)
 probe_lib_sources = \
 	probes/lib/hwprobe.h probes/lib/probe.c probes/lib/timer.c \
-	probes/lib/sample.c probes/lib/analysis.h probes/lib/analysis.c
+	probes/lib/sample.c probes/lib/analysis.h probes/lib/analysis.c \
+	probes/lib/sim.h probes/lib/sim.c \
+	probes/lib/tlbcost.h probes/lib/tlbcost.c
 probe_sources = probes/timer.c probes/clock.c
 probe_programs = probes/timer probes/clock
 

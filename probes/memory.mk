@@ -10,7 +10,6 @@ TESTS += tests/l1d.test
 
 
 probe_lib_sources += probes/lib/levels.h probes/lib/levels.c \
-	probes/lib/sweep.h probes/lib/sweep.c \
 	probes/lib/hierarchy.h probes/lib/hierarchy.c
 probe_sources += probes/caches.c
 probe_programs += probes/caches

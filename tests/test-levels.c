@@ -1,10 +1,12 @@
 /* test-levels.c - the level analysis of the memory probes (levels.h):
- * what the caches probe makes of one reading of its sweep (hwl_plateaus,
- * then hwl_edge for each level), on synthetic machines swept as the probe
- * sweeps them (clean and soft steps, noise, outliers, a level less than
- * twice the one before, a random chase, no step at all), and the parts
- * the TLB probe uses.  Recorded curves are replayed through the probes
- * themselves by tests/replay.test.  Deterministic. */
+ * what the caches probe makes of one reading of its chain
+ * (hwl_flat_levels, then hwl_edge for each level), on synthetic machines
+ * swept as the probe sweeps them (clean and soft steps, noise, outliers,
+ * a level less than twice the one before, a random chase, no step at
+ * all, a curve that ends on a rise), and the parts the TLB probe uses.
+ * Recorded curves are replayed through the probes themselves by
+ * tests/replay.test, simulated machines by tests/simulated.test.
+ * Deterministic. */
 #include "../probes/lib/levels.h"
 #include "check.h"
 
@@ -42,6 +44,9 @@ static size_t synth(double *x, double *y, const double *ends,
 
 static int within(double v, double lo, double hi) { return v >= lo && v <= hi; }
 
+static size_t hierarchy(const double *x, const double *y, size_t n,
+                        double *sz, double *lat);
+
 static void synthetic(void)
 {
     double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
@@ -50,52 +55,66 @@ static void synthetic(void)
     size_t n, k;
 
     n = synth(x, y, ends, lv, 3, 0, 0);
-    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
+    k = hierarchy(x, y, n, sz, lat);
     check(k == 4 && within(sz[0], 40000, 49152) && within(sz[1], 1.5e6, 2097152)
           && within(sz[2], 25e6, 33554432), "clean steps: 3 caches + memory");
 
     n = synth(x, y, ends, lv, 3, 1.0, 0);
-    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
-    check(k == 4 && sz[1] <= 2097152 * 1.2 && sz[1] >= 1e6,
+    k = hierarchy(x, y, n, sz, lat);
+    check(k == 4 && sz[1] <= 2097152 * 1.25 && sz[1] >= 1e6,
           "soft steps: still 4 levels, sizes at the start of each rise");
 
     n = synth(x, y, ends, lv, 3, 0, 0.04);
     y[20] *= 3.0; /* an outlier in L2 */
     y[45] *= 2.0; /* and one in L3 */
-    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
+    k = hierarchy(x, y, n, sz, lat);
     check(k == 4 && within(sz[1], 1.5e6, 2097152) && within(lat[1], 3.6, 4.4),
           "noise and outliers: levels and latencies kept");
 
     n = synth(x, y, close_ends, close_lv, 3, 0, 0);
-    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
-    check(k == 4 && within(sz[0], 40000, 49152) && within(sz[1], 65536, 81920),
-          "a level less than twice the one above is found");
+    k = hierarchy(x, y, n, sz, lat);
+    check(k == 3 && within(sz[0], 40000, 49152),
+          "a level 1.5 times slower than the one above is part of it");
 }
 
 /* Spikes the first cleaning pass must take out (levels.c, despike): one
  * on the first point, which the median's short window kept and the
- * isotonic fit spread over all of L1, and one in the middle of a level of
- * three points, which the median passed on to the point after it. */
+ * isotonic fit spread over all of L1, and one in the middle of a level. */
 static void spikes(void)
 {
     double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
     double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
-    double close_ends[] = {49152, 81920, 33554432}, close_lv[] = {1.2, 4, 6, 60};
-    size_t n, k, i;
+    size_t n, k;
 
     n = synth(x, y, ends, lv, 3, 0, 0);
     y[0] *= 3.0;
-    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
+    k = hierarchy(x, y, n, sz, lat);
     check(k == 4 && within(lat[0], 1.19, 1.21)
           && within(sz[0], 40000, 49152),
           "a spike on the first point does not raise L1");
-    n = synth(x, y, close_ends, close_lv, 3, 0, 0);
-    for (i = 0; x[i] <= 49152; i++)
-        ;
-    y[i + 1] *= 3.0; /* the middle one of 52, 64 and 76 KiB */
-    k = hwl_levels(x, y, n, 3, 0.1, sz, lat, 7);
-    check(k == 4 && within(sz[1], 65536, 81920) && within(lat[1], 3.96, 4.04),
-          "a spike inside a level of three points leaves it three");
+    n = synth(x, y, ends, lv, 3, 0, 0);
+    y[22] *= 3.0; /* 185 KiB, in L2 */
+    k = hierarchy(x, y, n, sz, lat);
+    check(k == 4 && within(lat[1], 3.96, 4.04) && within(sz[0], 40000, 49152),
+          "a spike inside a level leaves it as it was");
+}
+
+/* A curve that ends on a rise past its last level: one level more, open,
+ * its edge known. */
+static void open_end(void)
+{
+    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], lat[8], span[8];
+    double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
+    size_t n = synth(x, y, ends, lv, 3, 0, 0), start[8], end[8], k;
+    int open;
+    while (n > 0 && x[n - 1] > 48e6)
+        n--;
+    k = hwl_flat_levels(x, y, n, 8, start, end, lat, span, &open);
+    check(k == 4 && open && within(hwl_edge(x, y, n, start[2], span[2],
+                                            span[3]), 25e6, 33554432),
+          "a curve that ends on a rise: the last cache's edge, the rest open");
+    k = hwl_flat_levels(x, y, 30, 8, start, end, lat, span, &open);
+    check(k == 2 && !open, "a curve that ends on a level: no open level");
 }
 
 /* ---- synthetic machines, swept as the caches probe sweeps ---------- */
@@ -195,16 +214,19 @@ static size_t machine_curve(const struct machine *m, double noise,
     return n;
 }
 
-/* One reading as the caches probe reads it (caches.c, read_levels): the
- * plateaus an octave long and twice apart, each level's edge a quarter of
- * the way (in log latency) into the rise to the next.  sz[] the edges,
- * lat[] the levels' latencies; returns the number of levels. */
+/* One reading as the caches probe reads it (hierarchy.c, read_levels):
+ * its flat stretches HWL_STEP apart, each level's edge a quarter
+ * of the way (in log latency) into the rise to the next.  sz[] the
+ * edges, lat[] the levels' latencies; returns the number of levels. */
 static size_t hierarchy(const double *x, const double *y, size_t n,
                         double *sz, double *lat)
 {
-    size_t start[7], k = hwl_plateaus(y, n, 2.0, 4, 7, start, lat), j;
+    size_t start[8], end[8], j, k;
+    double span[8];
+    int open;
+    k = hwl_flat_levels(x, y, n, 7, start, end, lat, span, &open);
     for (j = 0; j + 1 < k; j++)
-        sz[j] = hwl_edge(x, y, n, start[j], lat[j], lat[j + 1]);
+        sz[j] = hwl_edge(x, y, n, start[j], span[j], span[j + 1]);
     return k;
 }
 
@@ -303,8 +325,7 @@ static void machines(void)
     /* No latency check: the chase never settles on its hit latencies. */
     check_machine("random chase, hit rate C/F, 3% noise", &chase, 0.03,
                   NULL, 0, 0);
-    /* One level has no latency: hwl_levels writes none without a
-     * boundary, and the probes report nothing then. */
+    /* One level: no boundary, and the probes report nothing then. */
     check_machine("no step at all", &flat, 0, NULL, 0, 0);
     check_machine("no step at all, 3% noise", &flat, 0.03, NULL, 0, 0);
 }
@@ -394,6 +415,7 @@ int main(void)
 {
     synthetic();
     spikes();
+    open_end();
     machines();
     seeds();
     twins();

@@ -1,6 +1,7 @@
 /* chain.c - pointer-chase reference strings (see chain.h). */
 #include "chain.h"
 #include "hwprobe.h"
+#include "sim.h"
 
 #include <stdlib.h>
 
@@ -14,6 +15,10 @@ double hwc_chase(void *walk, long reps)
     void **p = w->p;
     double t0 = hwp_now(), t1;
     long i;
+    if (hwsim_on) {
+        hwsim_chase(&w->p, (size_t)reps * HWC_UNROLL);
+        return hwp_now() - t0;
+    }
     for (i = reps; i > 0; i--) {
         LOAD32
     }
@@ -28,6 +33,10 @@ void hwc_touch(struct hwc_walk *w, size_t n)
 {
     void **p = w->p;
     size_t i;
+    if (hwsim_on) {
+        hwsim_chase(&w->p, n);
+        return;
+    }
     for (i = 0; i < n; i++)
         p = (void **)*p;
     w->p = p;
@@ -117,6 +126,75 @@ void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
     for (i = 0; i < n; i++)
         *(void **)(base + i * stride) = base + next[i] * stride;
     return (void **)base;
+}
+
+/* Unit q's order of its `lines` lines: random, seeded by q, or
+ * descending from a line of its own (seeded by q, so that units side by
+ * side take no common stride), round to the line after it. */
+static void unit_order(size_t *perm, size_t lines, size_t q, int descending,
+                       uint64_t seed)
+{
+    uint64_t s = seed ^ (0x9E3779B97F4A7C15u * (uint64_t)(q + 1));
+    size_t i, first;
+    if (descending) {
+        first = (size_t)(hwp_rand(&s) % lines);
+        for (i = 0; i < lines; i++)
+            perm[i] = (first + lines - i) % lines;
+    } else
+        hwc_random_order(perm, lines, &s);
+}
+
+void **hwc_round_robin(char *base, const size_t *units, size_t n,
+                       size_t unit, size_t line, int descending,
+                       uint64_t seed, size_t *pos, size_t *perm)
+{
+    size_t lines = unit / line, *mine = perm, *next = perm + lines, q, r, i;
+    for (i = 0; i < n; i++)
+        pos[units[i]] = i;
+    /* Round r takes line mine[r] of every unit; the last unit of a round
+     * hands on to the first unit's line of the next round (the first
+     * round's, after the last). */
+    for (q = 0; q < n; q++) {
+        char *from = base + q * unit;
+        size_t to;
+        i = pos[q];
+        to = units[i + 1 < n ? i + 1 : 0];
+        unit_order(mine, lines, q, descending, seed);
+        unit_order(next, lines, to, descending, seed);
+        for (r = 0; r < lines; r++) {
+            size_t r2 = i + 1 < n ? r : (r + 1) % lines;
+            *(void **)(from + mine[r] * line) = base + to * unit
+                                                + next[r2] * line;
+        }
+    }
+    unit_order(mine, lines, units[0], descending, seed);
+    return (void **)(base + units[0] * unit + mine[0] * line);
+}
+
+void **hwc_alias_chain(const struct hwm_alias *a, const size_t *pages,
+                       size_t n, size_t per, size_t page, size_t line,
+                       int sparse, size_t *count)
+{
+    size_t period = a->period / page, lines = page / line, i, k;
+    void **first = NULL, **prev = NULL, **at;
+    for (i = 0; i < period; i++)
+        count[i] = 0;
+    /* Each period page's lines go down from a start of its own, the
+     * pages' starts spread over the sets. */
+    for (i = 0; i < n * per; i++) {
+        size_t v = pages[i / per], q = v % period;
+        size_t start = q * lines / (period < lines ? period : lines) % lines;
+        k = count[q]++ % lines;
+        at = (void **)((sparse ? a->sparse + v * page : a->dense + q * page)
+                       + (start + lines - 1 - k) % lines * line);
+        if (prev != NULL)
+            *prev = at;
+        else
+            first = at;
+        prev = at;
+    }
+    *prev = first;
+    return first;
 }
 
 void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,

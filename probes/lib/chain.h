@@ -69,6 +69,35 @@ double hwc_time_pass(struct hwc_walk *w, size_t n);
 void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
                         uint64_t *seed);
 
+/* The round-robin string of the caches probe: n units (pages, or blocks
+ * of a page) from base, visited in the order units[0..n-1] again and
+ * again, one line of each a round.  Every line comes round once a pass,
+ * as in a random chain, and the pages go round in a fixed order, as the
+ * alias chain over the same order goes, so that their TLB misses are the
+ * same.  Each unit's lines come in a random order of its own (seeded by
+ * seed and the unit), which no stride prefetcher learns, or with
+ * `descending` one line down a round from a line of the unit's own,
+ * which a prefetcher that fetches the line after a miss cannot help (it
+ * was loaded a round before): a prefetcher may follow one order but not
+ * both, and only ever hides time.  Written in address order, so that building a string
+ * larger than the caches streams.  pos is scratch for n entries, perm
+ * for 2 * unit / line.  Returns the string's start. */
+void **hwc_round_robin(char *base, const size_t *units, size_t n,
+                       size_t unit, size_t line, int descending,
+                       uint64_t seed, size_t *pos, size_t *perm);
+
+/* The alias chain (memory.h): `per` loads one after the other in each of
+ * the sparse view's pages pages[0..n-1], in that order, at lines of the
+ * repeated period that no other page loads (some cores' L1 tags lines by
+ * virtual address and misses on a second one), each period page's lines
+ * taken from its last to its first as the chain goes; or (sparse 0) the
+ * same lines in the same order through the dense view, whose pages are
+ * fewer by the lines a page.  n * per is at most the period's lines;
+ * count is scratch for its pages.  Returns the start. */
+void **hwc_alias_chain(const struct hwm_alias *a, const size_t *pages,
+                       size_t n, size_t per, size_t page, size_t line,
+                       int sparse, size_t *count);
+
 /* The cache-only string C(k) of Sandoval 2.2.2: all lines of a page in a
  * random order (the column set), pages in a random order (the row set), so
  * each TLB miss is amortised over page/line cache misses.  The links inside

@@ -22,7 +22,7 @@
  *   hwc_ chain.h     pointer-chase reference strings
  *   hwm_ memory.h    buffers, and the loops that stream through them
  *   hwl_ levels.h    cache and TLB levels from a latency curve
- *   hws_ sweep.h     the placed latency sweep of the caches probe
+ *   hwtlb_ tlbcost.h the TLB's share of a chain's time, from alias chains
  *   hwh_ hierarchy.h the caches probe's analysis: levels, sizes, latencies
  *   hwx_ conflict.h  X-Ray's conflict search and its analysis
  *   hwb_ backinval.h the verdict of the back-invalidation test
@@ -33,6 +33,8 @@
  *   hwe_ code.h      instruction footprints made at run time
  *   hwn_ contention.h  the unified-cache test's verdict
  *   hwq_ cliques.h   cliques of CPUs by bandwidth (locality probe)
+ *   hwsim_ sim.h     the simulated machine under the probes (HWPARAMS_SIMULATE,
+ *                    docs/simulator.md)
  */
 #ifndef HWPROBE_H
 #define HWPROBE_H
@@ -138,6 +140,11 @@ void hwp_warm_up(hwp_kernel k, void *ctx, double until);
  * has not improved by more than 0.5% for `patience` trials in a row, after
  * max_trials, or when the budget runs out. */
 double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials);
+/* The same with every trial `reps` repetitions or more: a whole cycle of
+ * a chain whose loads do not all cost the same, so that no trial catches
+ * only its cheap part. */
+double hwp_min_time_reps(hwp_kernel k, void *ctx, long reps, int patience,
+                         int max_trials);
 
 /* X-Ray's binary search over a compact-sequence test: the smallest n in
  * [lo, hi] for which holds(stride, n) is false, given that it is false

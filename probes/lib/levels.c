@@ -3,6 +3,11 @@
 #include "analysis.h"
 
 #include <math.h>
+#include <string.h>
+
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
 
 /* A point more than this above the points on both sides of it is a
  * spike (an interrupt, a page fault, a neighbour's burst; the largest
@@ -44,10 +49,7 @@ static void median3(const double *y, size_t n, double *out)
     }
 }
 
-/* The curve as the analysis sees it: spikes out, noise smoothed, then
- * the isotonic fit (Sandoval 2.3.1), since cost never falls as the
- * footprint grows.  n <= HWL_MAX_POINTS. */
-static void clean_curve(const double *y, size_t n, double *out)
+void hwl_clean(const double *y, size_t n, double *out)
 {
     double z[HWL_MAX_POINTS];
     despike(y, n, z);
@@ -55,129 +57,107 @@ static void clean_curve(const double *y, size_t n, double *out)
     hwa_monotone(out, NULL, n, out);
 }
 
-/* The levels of the curve: Sandoval 2.3 with the counting made strict.
- * Clean (median, isotonic fit), count the density peaks that hold an
- * octave of points, place the boundaries by the optimal step fit on
- * log(latency), then move each boundary back to the last point still
- * within flat_rel of its level (when in doubt, the smaller size).
- * Returns the number of levels; sizes[j] ends level j, lat[j] is its
- * median latency. */
-size_t hwl_levels(const double *x, const double *y, size_t n,
-                  size_t min_points, double flat_rel, double *sizes,
-                  double *lat, size_t max)
+/* A flat run holds two points at least: the cleaning has taken the
+ * spikes out, and each point's flatness already looks at its
+ * neighbours. */
+#define FLAT_RUN 2
+
+/* Whether the cleaned curve is flat at point i: over its neighbours
+ * (half an octave at four points an octave) it rises less than HWL_FLAT
+ * an octave.  Half an octave, not one: a short level between two soft
+ * edges is flat only in its middle. */
+static int is_flat(const double *x, const double *ym, size_t n, size_t i)
 {
-    double ym[HWL_MAX_POINTS], lg[HWL_MAX_POINTS], centres[HWL_MAX_LEVELS + 1];
-    size_t breaks[HWL_MAX_LEVELS + 1], levels, j, i;
-    if (n == 0 || n > HWL_MAX_POINTS)
-        return 0;
-    clean_curve(y, n, ym);
-    /* Width 0.2 keeps levels apart from about 1.35x in latency: a small L2
-     * only 1.5x slower than L1 must still count, and min_points already
-     * stops a soft rise from passing for a level. */
-    levels = hwa_count_levels(ym, n, 0.2, min_points, centres,
-                              HWL_MAX_LEVELS + 1);
-    if (levels < 2)
-        return levels;
-    if (levels > max + 1)
-        levels = max + 1;
-    for (i = 0; i < n; i++)
-        lg[i] = log(ym[i]);
-    if (hwa_step_fit(lg, n, levels - 1, breaks, NULL) < 0.0)
-        return 0;
-    for (j = 0; j < levels; j++) {
-        size_t a = j == 0 ? 0 : breaks[j - 1], b = j + 1 == levels ? n : breaks[j];
-        lat[j] = hwa_median(ym + a, b - a);
-        for (i = a; i + 1 < b && ym[i + 1] <= lat[j] * (1.0 + flat_rel); i++)
-            ;
-        if (j + 1 < levels)
-            sizes[j] = x[i];
-    }
-    return levels;
+    size_t lo = i > 0 ? i - 1 : i, hi = i + 1 < n ? i + 1 : i;
+    return lo < hi
+           && log(ym[hi] / ym[lo]) < log(HWL_FLAT) * log2(x[hi] / x[lo]);
 }
 
-/* A plateau holds three points at least: two could be one point on a rise
- * and a spike the cleaning could not take out (the last point has no
- * neighbour after it to be compared with). */
-#define MIN_PLATEAU 3
-
-/* The step fit into `levels` plateaus of the cleaned curve, on log
- * latency (levels differ by factors, not by amounts); start[] and lat[]
- * as in hwl_plateaus.  Returns 0 when no such fit exists. */
-static size_t fit(const double *ym, size_t n, size_t levels, size_t min_len,
-                  size_t *start, double *lat)
+size_t hwl_flat_levels(const double *x, const double *y, size_t n,
+                       size_t max, size_t *start, size_t *end, double *lat,
+                       double *span, int *open)
 {
-    double lg[HWL_MAX_POINTS];
-    size_t breaks[HWL_MAX_LEVELS], i, j;
-    if (levels < 1 || levels > HWL_MAX_LEVELS)
+    double ym[HWL_MAX_POINTS], v[HWL_MAX_POINTS];
+    int on[HWL_MAX_POINTS];
+    size_t levels = 0, i, j, m;
+    if (n < 2 || n > HWL_MAX_POINTS || max == 0)
         return 0;
-    for (i = 0; i < n; i++)
-        lg[i] = log(ym[i]);
-    if (hwa_step_fit_min(lg, n, levels - 1, min_len, breaks, NULL) < 0.0)
-        return 0;
-    for (j = 0; j < levels; j++) {
-        size_t a = j == 0 ? 0 : breaks[j - 1], b = j + 1 == levels ? n : breaks[j];
-        start[j] = a;
-        lat[j] = hwa_median(ym + a, b - a);
-    }
-    return levels;
-}
-
-/* Plateaus apart by `ratio`, the levels between the first and the last
- * holding min_points each (the first and last may be cut by the sweep). */
-static int separated(const size_t *start, const double *lat, size_t levels,
-                     size_t n, double ratio, size_t min_points)
-{
-    size_t j;
-    for (j = 0; j + 1 < levels; j++)
-        if (lat[j + 1] < lat[j] * ratio)
-            return 0;
-    for (j = 1; j + 1 < levels; j++)
-        if (start[j + 1] - start[j] < min_points)
-            return 0;
-    return start[levels - 1] < n;
-}
-
-size_t hwl_plateaus(const double *y, size_t n, double ratio,
-                    size_t min_points, size_t max, size_t *start, double *lat)
-{
-    double ym[HWL_MAX_POINTS];
-    size_t levels;
-    if (n < 2 || n > HWL_MAX_POINTS)
-        return 0;
-    clean_curve(y, n, ym);
     if (max > HWL_MAX_LEVELS)
         max = HWL_MAX_LEVELS;
-    for (levels = max; levels > 1; levels--)
-        if (fit(ym, n, levels, MIN_PLATEAU, start, lat) == levels
-            && separated(start, lat, levels, n, ratio, min_points))
-            return levels;
-    start[0] = 0;
-    lat[0] = hwa_median(ym, n);
-    return 1;
-}
-
-size_t hwl_fit(const double *y, size_t n, size_t levels, size_t *start,
-               double *lat)
-{
-    double ym[HWL_MAX_POINTS];
-    if (n < 2 || n > HWL_MAX_POINTS)
-        return 0;
-    clean_curve(y, n, ym);
-    return fit(ym, n, levels, MIN_PLATEAU, start, lat);
-}
-
-void hwl_medians(const double *y, size_t n, size_t levels,
-                 const size_t *start, double *lat)
-{
-    double ym[HWL_MAX_POINTS];
-    size_t j;
-    if (n == 0 || n > HWL_MAX_POINTS)
-        return;
-    clean_curve(y, n, ym);
-    for (j = 0; j < levels; j++) {
-        size_t b = j + 1 < levels ? start[j + 1] : n;
-        lat[j] = hwa_median(ym + start[j], b - start[j]);
+    hwl_clean(y, n, ym);
+    /* Stages 2 and 3 (docs/analysis.md): runs of flat points, each a
+     * level of its own for now. */
+    for (i = 0; i < n; i++)
+        on[i] = 0;
+    for (i = 0; i < n && levels < max; i++) {
+        size_t a = i;
+        if (!is_flat(x, ym, n, i))
+            continue;
+        while (i + 1 < n && is_flat(x, ym, n, i + 1))
+            i++;
+        if (i + 1 - a < FLAT_RUN)
+            continue;
+        for (j = a; j <= i; j++)
+            on[j] = 1;
+        start[levels] = a;
+        end[levels] = i;
+        span[levels] = hwa_median(ym + a, i + 1 - a);
+        lat[levels] = span[levels];
+        levels++;
     }
+    /* Stage 3: levels closer than a step are one, with the rise between
+     * them (conflicts a placement or a neighbour causes in one level). */
+    for (j = 0; j + 1 < levels;) {
+        if (lat[j + 1] >= HWL_STEP * lat[j]) {
+            j++;
+            continue;
+        }
+        end[j] = end[j + 1];
+        span[j] = span[j + 1];
+        for (i = start[j], m = 0; i <= end[j]; i++)
+            if (on[i])
+                v[m++] = ym[i];
+        lat[j] = hwa_median(v, m);
+        memmove(start + j + 1, start + j + 2, (levels - j - 2) * sizeof *start);
+        memmove(end + j + 1, end + j + 2, (levels - j - 2) * sizeof *end);
+        memmove(lat + j + 1, lat + j + 2, (levels - j - 2) * sizeof *lat);
+        memmove(span + j + 1, span + j + 2, (levels - j - 2) * sizeof *span);
+        levels--;
+        if (j > 0)
+            j--;
+    }
+    /* Stage 4: a curve that ends on a rise past its last level has a
+     * level beyond, whose edge is known though its latency is not: its
+     * last two points a step above (one could be a spike). */
+    *open = 0;
+    if (levels > 0 && levels < max && end[levels - 1] + 2 < n
+        && ym[n - 2] >= HWL_STEP * lat[levels - 1]) {
+        start[levels] = end[levels - 1] + 1;
+        end[levels] = n - 1;
+        lat[levels] = span[levels] = ym[n - 1];
+        levels++;
+        *open = 1;
+    }
+    return levels;
+}
+
+size_t hwl_hidden_level(const double *x, const double *y, size_t n,
+                        size_t levels, const size_t *start,
+                        const size_t *end, const double *lat, size_t *at)
+{
+    double ym[HWL_MAX_POINTS];
+    size_t j, k;
+    if (n < 3 || n > HWL_MAX_POINTS)
+        return levels;
+    hwl_clean(y, n, ym);
+    for (j = 0; j + 1 < levels; j++)
+        for (k = end[j] + 1; k < start[j + 1]; k++)
+            if (is_flat(x, ym, n, k) && ym[k] >= HWL_STEP * lat[j]
+                && HWL_STEP * ym[k] <= lat[j + 1]) {
+                *at = k;
+                return j;
+            }
+    return levels;
 }
 
 double hwl_edge(const double *x, const double *y, size_t n, size_t from,
@@ -187,7 +167,7 @@ double hwl_edge(const double *x, const double *y, size_t n, size_t from,
     size_t i;
     if (n == 0 || n > HWL_MAX_POINTS || from >= n || !(lo > 0.0) || hi <= lo)
         return 0.0;
-    clean_curve(y, n, ym);
+    hwl_clean(y, n, ym);
     for (i = from; i + 1 < n && ym[i + 1] <= limit; i++)
         ;
     return x[i];

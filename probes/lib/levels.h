@@ -1,13 +1,12 @@
 /* levels.h - levels of a memory latency curve, for the cache and TLB
- * probes: how many flat levels, where each ends, what each costs.
+ * probes: how many flat levels, where each ends, what each costs.  The
+ * one analysis both read their curves with (docs/analysis.md).
  *
  * Built on analysis.h (Sandoval 2.3): the curve is cleaned (spikes out, a
- * median of three, the isotonic fit), its levels are counted by density
- * and placed by the optimal step fit.  The caller says how many points a
- * level must hold (an octave's worth of its sweep), because a soft
- * transition sampled densely otherwise passes for a level of its own.
- * Pure: arrays in, numbers out.  Tested on synthetic machines and on
- * recorded curves in tests/test-levels.c.
+ * median of three, the isotonic fit: a cost does not fall as the
+ * footprint grows), and a level is where it is flat; how flat, and how
+ * far apart two levels must be, the caller says.  Pure: arrays in,
+ * numbers out.  Tested on synthetic machines in tests/test-levels.c.
  */
 #ifndef HWPROBE_LEVELS_H
 #define HWPROBE_LEVELS_H
@@ -16,38 +15,49 @@
 
 #define HWL_MAX_POINTS 256
 #define HWL_MAX_LEVELS 8
+/* A point is on a level where the cleaned curve rises by less than this
+ * an octave around it: Sandoval's smallest miss penalty, 25%. */
+#define HWL_FLAT 1.25
+/* The least step between levels.  Adjacent cache levels differ by 2x or
+ * more on every machine we model (an eDRAM L4 before DRAM: 2.1x; L1 to
+ * L2: 3x), TLB levels by more, while the steps inside one level (page
+ * colours, a neighbour's share of a shared level, a prefetcher a chain
+ * half defeats) stay under 1.4x. */
+#define HWL_STEP 1.6
 
-/* x ascending footprints, y latencies, n <= HWL_MAX_POINTS.  A level needs
- * min_points points in its density peak; its end is the last point within
- * flat_rel of its median latency.  Writes up to max boundaries to sizes[]
- * and max + 1 latencies to lat[].  Returns the number of levels (0 or 1:
- * no boundary). */
-size_t hwl_levels(const double *x, const double *y, size_t n,
-                  size_t min_points, double flat_rel, double *sizes,
-                  double *lat, size_t max);
+/* Stage 1: the curve as the analysis sees it, into out: spikes out,
+ * noise smoothed (a median of three), then the isotonic fit (Sandoval
+ * 2.3.1), since cost never falls as the footprint grows.  n at most
+ * HWL_MAX_POINTS. */
+void hwl_clean(const double *y, size_t n, double *out);
 
-/* The plateaus of a latency curve, cleaned as above: the most levels, at
- * most max, for which the optimal step fit on log latency (Sandoval
- * 2.3.3, no plateau shorter than three points) has each level at least
- * `ratio` times slower than the one before, and each level between the
- * first and the last at least min_points long (an octave: a plateau, not
- * a stretch of a soft rise).  start[j] is the first point of level j and
- * lat[j] its median latency (room for max each).  Returns the number of
- * levels: 1 when the curve has no boundary, 0 for bad input. */
-size_t hwl_plateaus(const double *y, size_t n, double ratio,
-                    size_t min_points, size_t max, size_t *start, double *lat);
+/* The levels of a latency curve as its flat stretches, the stages of
+ * docs/analysis.md: the curve cleaned as above; a point is flat where the
+ * cleaned curve rises by less than HWL_FLAT an octave over its
+ * neighbours; a level is a run of two flat points or more; adjacent
+ * levels less than HWL_STEP apart are one, with the rise between them.  start[j] and end[j]
+ * are the first and last points of level j, lat[j] the median of its
+ * flat points and span[j] of its last run's, where its edge begins
+ * (room for max each).  A curve whose last two points are HWL_STEP above
+ * its last level (a rise it ends on) has one level more, *open set: it
+ * is the rise's, its latency the last point's (a floor).  Returns the
+ * number of levels: 0 for bad input or no flat stretch. */
+size_t hwl_flat_levels(const double *x, const double *y, size_t n,
+                       size_t max, size_t *start, size_t *end, double *lat,
+                       double *span, int *open);
 
-/* The same fit into exactly `levels` plateaus, for a curve whose number of
- * levels another measurement gave.  Returns levels, or 0 when the curve
- * cannot hold them. */
-size_t hwl_fit(const double *y, size_t n, size_t levels, size_t *start,
-               double *lat);
-
-/* The median latency of the cleaned curve over each of `levels` plateaus
- * that begin at start[] (ascending, start[0] == 0), into lat[]: the
- * plateaus' costs after some of them were merged. */
-void hwl_medians(const double *y, size_t n, size_t levels,
-                 const size_t *start, double *lat);
+/* Stage 5 of docs/analysis.md: a level too short for stage 3 between
+ * two found ones: between the end of level j and the start of level j+1
+ * (start[], end[], lat[] as hwl_flat_levels gave them, `levels` of
+ * them), a flat point stage 3 left alone, a run of one, a step above
+ * level j and a step below level j+1 (a small share of a victim cache,
+ * a level whose page colours let a chain use little of it), or the
+ * middle of a soft edge, which looks the same.  Returns the first such
+ * j, its point in *at, or `levels` when there is none: the levels above
+ * j are then not known to be the ones their numbers say. */
+size_t hwl_hidden_level(const double *x, const double *y, size_t n,
+                        size_t levels, const size_t *start,
+                        const size_t *end, const double *lat, size_t *at);
 
 /* Where a level of latency lo ends, before the next of latency hi: the
  * last footprint from index `from` on before the cleaned curve first

@@ -3,15 +3,22 @@
 #define _DEFAULT_SOURCE 1
 #include "memory.h"
 #include "hwprobe.h"
+#include "sim.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 size_t hwm_os_page(void)
 {
-    long p = sysconf(_SC_PAGESIZE);
+    long p;
+    if (hwsim_on)
+        return hwsim_page();
+    p = sysconf(_SC_PAGESIZE);
     return p > 0 ? (size_t)p : 4096;
 }
 
@@ -44,6 +51,8 @@ char *hwm_alloc(size_t bytes, size_t align, int hugepage)
     if (hugepage)
         hwm_hugepage_hint(m, bytes);
     memset(m, 0, bytes);
+    if (hwsim_on)
+        hwsim_map(m, bytes);
     return m;
 }
 
@@ -58,13 +67,112 @@ char *hwm_reserve(size_t bytes, size_t align)
      * be sparse, nor its memory bounded by the pages it touches. */
     (void)madvise(m, bytes, MADV_NOHUGEPAGE);
 #endif
+    if (hwsim_on)
+        hwsim_map(m, bytes);
     return m;
 }
 
 void hwm_free(char *base, size_t bytes)
 {
     (void)bytes;
+    if (hwsim_on)
+        hwsim_unmap(base);
     free(base);
+}
+
+#ifndef MAP_NORESERVE
+#define MAP_NORESERVE 0
+#endif
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+/* Shared memory of `bytes`, as a descriptor: POSIX shm, unlinked at once
+ * so that nothing is left behind whatever happens to the probe. */
+static int shared_fd(size_t bytes)
+{
+    static int serial;
+    char name[64];
+    int fd;
+    snprintf(name, sizeof name, "/hwparams-%ld-%d", (long)getpid(), serial++);
+    fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return -1;
+    (void)shm_unlink(name);
+    if (ftruncate(fd, (off_t)bytes) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int hwm_alias_map(struct hwm_alias *a, size_t pool_bytes, size_t span_bytes)
+{
+    void *m;
+    a->dense = a->sparse = NULL;
+    a->pool = pool_bytes;
+    a->span = span_bytes;
+    a->period = a->used = 0;
+    if ((a->fd = shared_fd(pool_bytes)) < 0)
+        return -1;
+    m = mmap(NULL, pool_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
+    if (m != MAP_FAILED) {
+        a->dense = m;
+        m = mmap(NULL, span_bytes, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    }
+    if (m == MAP_FAILED || a->dense == NULL) {
+        hwm_alias_free(a);
+        return -1;
+    }
+    a->sparse = m;
+    memset(a->dense, 0, pool_bytes);
+    if (hwsim_on) {
+        hwsim_map(a->dense, pool_bytes);
+        hwsim_map(a->sparse, a->span);
+    }
+    return 0;
+}
+
+int hwm_alias_repeat(struct hwm_alias *a, size_t period_bytes,
+                     size_t used_bytes)
+{
+    size_t at = 0;
+    if (period_bytes == a->period && used_bytes <= a->used)
+        return 0;
+    if (period_bytes == 0 || period_bytes > a->pool || used_bytes > a->span)
+        return -1;
+    /* The same period goes on from where it was: a page mapped again
+     * faults again, and faults are most of the cost. */
+    if (period_bytes == a->period)
+        at = a->used;
+    for (; at < used_bytes; at += period_bytes)
+        if (mmap(a->sparse + at, period_bytes, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_FIXED, a->fd, 0) == MAP_FAILED)
+            return -1;
+    a->period = period_bytes;
+    a->used = at;
+    if (hwsim_on)
+        hwsim_alias(a->sparse, a->dense, period_bytes);
+    return 0;
+}
+
+void hwm_alias_free(struct hwm_alias *a)
+{
+    if (a->sparse != NULL) {
+        if (hwsim_on)
+            hwsim_unmap(a->sparse);
+        munmap(a->sparse, a->span);
+    }
+    if (a->dense != NULL) {
+        if (hwsim_on)
+            hwsim_unmap(a->dense);
+        munmap(a->dense, a->pool);
+    }
+    if (a->fd >= 0)
+        close(a->fd);
+    a->dense = a->sparse = NULL;
+    a->fd = -1;
 }
 
 /* 0, which the compiler cannot know: a copy that stays a loop, not a
@@ -83,6 +191,8 @@ static uint64_t sum_words(const uint64_t *p, size_t n)
 
 void hwm_read_words(const uint64_t *p, size_t n)
 {
+    if (hwsim_on)
+        hwsim_stream(p, n * sizeof *p, sizeof *p);
     hwp_sink += sum_words(p, n);
 }
 
@@ -91,6 +201,8 @@ void hwm_read_pages(const char *base, const size_t *order, size_t n,
 {
     uint64_t s = 0;
     size_t k;
+    for (k = 0; k < n && hwsim_on; k++)
+        hwsim_stream(base + order[k] * page, page, sizeof(uint64_t));
     for (k = 0; k < n; k++)
         s += sum_words((const uint64_t *)(base + order[k] * page),
                        page / sizeof(uint64_t));
@@ -100,6 +212,8 @@ void hwm_read_pages(const char *base, const size_t *order, size_t n,
 void hwm_write_words(uint64_t *p, size_t n, uint64_t v)
 {
     size_t i;
+    if (hwsim_on)
+        hwsim_stream(p, n * sizeof *p, sizeof *p);
     for (i = 0; i < n; i++)
         p[i] = v;
 }
@@ -108,6 +222,10 @@ void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
 {
     uint64_t k = v_zero;
     size_t i;
+    if (hwsim_on) {
+        hwsim_stream(src, n * sizeof *src, sizeof *src);
+        hwsim_stream(dst, n * sizeof *dst, sizeof *dst);
+    }
     for (i = 0; i < n; i++)
         dst[i] = src[i] ^ k;
 }
@@ -116,6 +234,8 @@ void hwm_touch_words(const uint64_t *p, size_t n, size_t step)
 {
     uint64_t a = 0;
     size_t i;
+    if (hwsim_on)
+        hwsim_stream(p, n * sizeof *p, step * sizeof *p);
     for (i = 0; i < n; i += step)
         a += p[i];
     hwp_sink += a;

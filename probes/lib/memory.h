@@ -36,6 +36,23 @@ char *hwm_alloc(size_t bytes, size_t align, int hugepage);
 char *hwm_reserve(size_t bytes, size_t align);
 void hwm_free(char *base, size_t bytes);
 
+/* A pool of shared memory seen two ways: `dense`, mapped once, and
+ * `sparse`, span bytes of address space over whose first `used` bytes
+ * the pool's first `period` bytes are mapped again and again (virtual
+ * page v onto pool page v mod period's pages; hwm_alias_repeat).  A chain
+ * through one line of each of many sparse pages touches only the pool's
+ * few: what it costs beyond those lines' own latency is its TLB misses.
+ * 0 on success, -1 where the OS cannot map memory so. */
+struct hwm_alias {
+    char *dense, *sparse;
+    size_t pool, span, period, used;
+    int fd;
+};
+int hwm_alias_map(struct hwm_alias *a, size_t pool_bytes, size_t span_bytes);
+int hwm_alias_repeat(struct hwm_alias *a, size_t period_bytes,
+                     size_t used_bytes);
+void hwm_alias_free(struct hwm_alias *a);
+
 /* Streaming loops, the compiler's own code with the user's flags: what a
  * C loop gets.  Read n words (four sums, so that the additions do not
  * chain the loads), write v to n words, copy n words. */

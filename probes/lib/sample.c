@@ -35,7 +35,12 @@ void hwp_warm_up(hwp_kernel k, void *ctx, double until)
 
 double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials)
 {
-    long reps = 0;
+    return hwp_min_time_reps(k, ctx, 0, patience, max_trials);
+}
+
+double hwp_min_time_reps(hwp_kernel k, void *ctx, long reps, int patience,
+                         int max_trials)
+{
     double best = hwp_time_per_rep(k, ctx, &reps);
     int trial, calm = 0;
     for (trial = 1; trial < max_trials && calm < patience; trial++) {
