@@ -199,7 +199,7 @@ _HW_RUN([l1d], [2])
 _HW_EXPORT([l1d_bytes])
 _HW_EXPORT([l1d_line_bytes])
 _HW_VALUE([HW_CACHE_LEVELS], [caches], [int], [1], [8], [1], [count],
-  [caches], [data-side cache levels found by the latency sweep])dnl
+  [caches], [data-side cache levels found by the latency chain])dnl
 _HW_VALUE([HW_L1D_EFFECTIVE_BYTES], [caches], [int], [1024], [16777216], [32768], [bytes],
   [caches], [largest L1 working set before latency rises])dnl
 _HW_VALUE([HW_L2_EFFECTIVE_BYTES], [caches], [int], [4096], [17179869184], [none], [bytes],
@@ -210,28 +210,34 @@ _HW_VALUE([HW_L3_EFFECTIVE_BYTES], [caches], [int], [4096], [17179869184], [none
   [caches], [largest L3 working set before latency rises])dnl
 _HW_VALUE([HW_L3_LATENCY_CYCLES], [caches], [int], [1], [10000], [none], [cycles],
   [caches], [L3 load-to-use latency])dnl
+_HW_VALUE([HW_L4_EFFECTIVE_BYTES], [caches], [int], [4096], [17179869184], [none], [bytes],
+  [caches], [largest L4 working set before latency rises (an eDRAM or a system cache)])dnl
+_HW_VALUE([HW_L4_LATENCY_CYCLES], [caches], [int], [1], [10000], [none], [cycles],
+  [caches], [L4 load-to-use latency])dnl
 _HW_VALUE([HW_LLC_EFFECTIVE_BYTES], [caches], [int], [1024], [17179869184], [none], [bytes],
   [caches], [largest last-level cache working set before latency rises])dnl
 _HW_VALUE([HW_MEM_LATENCY_CYCLES], [caches], [int], [1], [100000], [none], [cycles],
   [memory], [random-access memory latency])dnl
 _HW_VALUE([HW_MEM_LATENCY_NS], [caches], [dec], [1], [100000], [none], [ns],
   [memory], [random-access memory latency])dnl
-dnl caches: the sweep allocates at most 512 MiB (a quarter of the
-dnl machine's memory if that is less; it stops timing once memory's
-dnl latency is reached) and its random chain a quarter of that, at most
-dnl 128 MiB, beside it.  It takes its whole budget, and measures again
-dnl when its readings disagree or fail a cross-check and the budget is
-dnl not spent.
+dnl caches: reserves at most 512 MiB (a quarter of the machine's memory
+dnl if that is less) and a shared-memory pool of 256 pages for the alias
+dnl chains; it stops timing once memory's latency has settled, and
+dnl measures again when its readings disagree or fail a cross-check and
+dnl the budget is not spent.
 _HW_RUN([caches], [4])
 _HW_EXPORT([l1d_effective_bytes])
 _HW_EXPORT([l2_effective_bytes])
 _HW_EXPORT([l3_effective_bytes])
+_HW_EXPORT([l4_effective_bytes])
 _HW_EXPORT([llc_effective_bytes])
 dnl The line sizes need to know which of L2 and L3 exist: after the caches.
 _HW_VALUE([HW_L2_LINE_BYTES], [lines], [int], [8], [4096], [none], [bytes],
   [caches], [L2 line size seen by access pairs])dnl
 _HW_VALUE([HW_L3_LINE_BYTES], [lines], [int], [8], [4096], [none], [bytes],
   [caches], [L3 line size seen by access pairs])dnl
+_HW_VALUE([HW_L4_LINE_BYTES], [lines], [int], [8], [4096], [none], [bytes],
+  [caches], [L4 line size seen by access pairs])dnl
 dnl lines: 112 MiB of chains in a 256 MiB reservation and a buffer of
 dnl 64 MiB (four times the last level when that is more) read to evict
 dnl them; 0.15-0.35 s.

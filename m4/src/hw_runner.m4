@@ -433,6 +433,9 @@ hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
     l2_effective_bytes l2_line_bytes l2_latency_cycles
   hw_fn_row "%s B effective, line %s B, %s cycles" L3 \
     l3_effective_bytes l3_line_bytes l3_latency_cycles
+  test "${hw_cv_l4_effective_bytes-none}" = none ||
+    hw_fn_row "%s B effective, line %s B, %s cycles" L4 \
+      l4_effective_bytes l4_line_bytes l4_latency_cycles
   hw_fn_row "%s ns, %s cycles" memory mem_latency_ns mem_latency_cycles
   hw_fn_row "%s B of code before fetch slows" L1I l1i_effective_bytes
   hw_fn_row "%s B pages, %s levels: %s and %s entries" TLB \
