@@ -53,6 +53,17 @@ TESTS += tests/test-analysis
 TESTS += tests/replay.test
 EXTRA_DIST += tests/replay.test tests/data
 
+# The memory probes on every simulated machine (docs/simulator.md), against
+# the truth tests/sim-truth derives from each file; HWPARAMS_MACHINES names
+# more machine files (held out of the corpus) to run the same way.
+check_PROGRAMS += tests/sim-truth
+tests_sim_truth_SOURCES = tests/sim-truth.c
+tests_sim_truth_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_sim_truth_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/simulated.test
+EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate \
+	docs/analysis.md docs/simulator.md docs/simulated-machines.md
+
 # Configure time against DESIGN.md's budgets: a benchmark, not a test.
 EXTRA_DIST += tests/budget.sh
 budget: tests/project/configure
