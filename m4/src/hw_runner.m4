@@ -146,10 +146,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   AS_CASE([$hw_inject_flags:$hw_probe_flags],
     [:|:-pthread|:-lpthread|:-g0],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
-  hw_cmd="$CC $CPPFLAGS $CFLAGS $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $LDFLAGS $LIBS $HW_LIBM"
+  hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
-  hw_why="does not build with $CC $CFLAGS (see config.log)"
+  hw_why="does not build with $CC $hw_probe_cflags (see config.log)"
   return 1])
 AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
@@ -157,17 +157,17 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
      and compile the probes ahead of their turns.])],
 [AS_IF([test -f $hw_probe_dir/lib.ok], [return 0])
   AS_IF([test -f $hw_probe_dir/lib.failed],
-    [hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
+    [hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
      return 1])
   rm -rf $hw_probe_dir
   AS_MKDIR_P([$hw_probe_dir/lib])
   _HW_WRITE_SOURCES([$hw_probe_dir])
   for hw_src in $hw_probe_dir/lib/*.c; do
-    hw_cmd="$CC $CPPFLAGS $CFLAGS -c -o ${hw_src%.c}.$ac_objext $hw_src"
+    hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext $hw_src"
     AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
     AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [],
       [: >$hw_probe_dir/lib.failed
-       hw_why="does not build: its library fails with $CC $CFLAGS (see config.log)"
+       hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
        return 1])
   done
   # Then every probe, in two lanes of compilers, before the first is
@@ -179,10 +179,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     eval "hw_lane$hw_lane=\"\$hw_lane$hw_lane \$hw_src\""
     hw_lane=`expr 3 - $hw_lane`
   done
-  AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $CFLAGS -c"]) >&AS_MESSAGE_LOG_FD
+  AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
   for hw_lane in "$hw_lane1" "$hw_lane2"; do
     (for hw_src in $hw_lane; do
-       hw_cmd="$CC $CPPFLAGS $CFLAGS -c -o ${hw_src%.c}.$ac_objext $hw_src"
+       hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext $hw_src"
+       # The register probe by way of its assembly, which lib/spills.awk
+       # reads for the spills its timings must see (PROBE.code: inputs).
+       AS_CASE([$hw_src], [*/regs.c],
+         [hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -S -o ${hw_src%.c}.s $hw_src && $CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext ${hw_src%.c}.s && $AWK -f $hw_probe_dir/lib/spills.awk ${hw_src%.c}.s >${hw_src%.c}.code"])
        eval "$hw_cmd" >/dev/null 2>&1 || rm -f "${hw_src%.c}.$ac_objext"
      done) &
   done
@@ -228,7 +232,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
       [hw_why="probe $hw_probe not selected by HWPARAMS_PROBES"
        AC_MSG_NOTICE([$hw_why])
        return 0])])
-  AS_ECHO_N(["running probe $hw_probe... "]) >&AS_MESSAGE_FD
+  AS_ECHO_N(["running probe $hw_probe${hw_probe_stripped:+ (built without $hw_probe_stripped)}... "]) >&AS_MESSAGE_FD
   rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err
   hw_t0=`hw_fn_now`
   AS_IF([hw_fn_build_probe $hw_probe], [hw_fn_probe_exec "$[@]"])
@@ -261,10 +265,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   # The probe stops itself at its budget; the kill is for a probe that
   # hangs, with room for a loaded machine.
   hw_limit=`expr $hw_budget \* 3 + 2`
-  AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt $hw_probe_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
+  # Inputs read from the probe's own compiled code, where it has some.
+  hw_code=
+  test -f $hw_probe_dir/$hw_probe.code && hw_code=`cat $hw_probe_dir/$hw_probe.code`
+  AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt $hw_probe_inputs $hw_code $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
   HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
     $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
-    $hw_probe_inputs "$[@]" >$hw_out 2>$hw_err
+    $hw_probe_inputs $hw_code "$[@]" >$hw_out 2>$hw_err
   hw_status=$?
   # Faults of the output itself, which the runner must catch: a key left
   # out without a reason (drop), a key nobody asked for (extra).
@@ -486,7 +493,13 @@ m4_ifdef([_HW_GROUP_]_hw_group,
   @HW_PARAMS_INFO@)
     echo "/* hwparams m4_defn([_HW_VERSION]), $hw_mode mode.  HW_PARAMS_MEASURED is 1 when"
     echo " * every value below was measured here (one withheld with its reason"
-    echo " * counts), 0 when any is preset, installed or a fallback. */"
+    echo " * counts), 0 when any is preset, installed or a fallback."
+    AS_IF([test "$hw_mode" = measure],
+      [echo " * The probes were built with $CC $hw_probe_cflags" | sed 's,\*/,* /,g'
+       AS_IF([test -n "$hw_probe_stripped"],
+         [echo " * (not $hw_probe_stripped, from CFLAGS or LDFLAGS: instrumented" | sed 's,\*/,* /,g'
+          echo " * code times the instrument, not the machine)."])])
+    echo " */"
     echo "@%:@define HW_PARAMS_VERSION \"m4_defn([_HW_VERSION])\""
     echo "@%:@ifndef HW_PARAMS_MEASURED"
     echo "@%:@ define HW_PARAMS_MEASURED $hw_params_measured"
@@ -546,6 +559,7 @@ _HW_MACHINE
 AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
 AC_SUBST([HW_LIBM])
+_HW_PROBE_FLAGS
 hw_probe_dir=conftest.hwp
 # Kept after configure (make distclean removes it), unlike conftest.hwp.
 hw_dump_dir=hwparams-dumps
@@ -557,6 +571,37 @@ AS_CASE([$hw_mode],
   [portable], [hw_fallback_why="portable mode"],
   [cross], [hw_fallback_why="cross-compiling"],
   [hw_fallback_why="not measured"])
+])
+
+# _HW_PROBE_FLAGS
+# ---------------
+# The flags the probes are built with: $CFLAGS and $LDFLAGS less the
+# flags that instrument code (sanitizers, profiling, coverage).  An
+# instrumented load costs a shadow check or a counter, which is the
+# instrument's time, not the machine's: a probe built so read 512 B lines
+# and 4 registers.  The rest stays, since what the register and operation
+# probes measure is what this compiler makes of these flags.  Sets
+# hw_probe_cflags, hw_probe_ldflags and hw_probe_stripped (what was left
+# out, empty when nothing).
+m4_define([_HW_PROBE_FLAGS],
+[hw_probe_cflags= hw_probe_ldflags= hw_probe_stripped=
+for hw_flag in $CFLAGS; do
+  AS_CASE([$hw_flag],
+    [-fsanitize=*|-fsanitize-*|-pg|--coverage|-fprofile-arcs|-ftest-coverage|-finstrument-functions*|-fprofile-generate*|-fprofile-instr-generate*|-fcoverage-mapping],
+      [AS_CASE([" $hw_probe_stripped "], [*" $hw_flag "*], [],
+         [hw_probe_stripped="${hw_probe_stripped:+$hw_probe_stripped }$hw_flag"])],
+    [hw_probe_cflags="${hw_probe_cflags:+$hw_probe_cflags }$hw_flag"])
+done
+for hw_flag in $LDFLAGS; do
+  AS_CASE([$hw_flag],
+    [-fsanitize=*|-fsanitize-*|-pg|--coverage|-fprofile-arcs|-finstrument-functions*|-fprofile-generate*|-fprofile-instr-generate*],
+      [AS_CASE([" $hw_probe_stripped "], [*" $hw_flag "*], [],
+         [hw_probe_stripped="${hw_probe_stripped:+$hw_probe_stripped }$hw_flag"])],
+    [hw_probe_ldflags="${hw_probe_ldflags:+$hw_probe_ldflags }$hw_flag"])
+done
+AS_IF([test "$hw_mode" = measure],
+  [AC_MSG_CHECKING([which flags the probes are built with])
+   AC_MSG_RESULT([$CC $CPPFLAGS $hw_probe_cflags${hw_probe_stripped:+ (not $hw_probe_stripped: instrumented code times the instrument, not the machine)}])])
 ])
 
 # _HW_MACHINE
