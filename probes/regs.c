@@ -121,6 +121,7 @@ REGS_SET(v16_)
 
 struct family {
     const char *key;          /* output key */
+    const char *spill_key;    /* input: where the compiler's code spills */
     const hwk_fn *kernels;    /* one kernel per nvars[] */
     double *best;             /* seconds per repetition, NPOINTS */
 };
@@ -129,9 +130,11 @@ static struct family families[4];
 static size_t nfamilies;
 static double best[4 * NPOINTS];
 
-static void add_family(const char *key, const hwk_fn *kernels)
+static void add_family(const char *key, const char *spill_key,
+                       const hwk_fn *kernels)
 {
     families[nfamilies].key = key;
+    families[nfamilies].spill_key = spill_key;
     families[nfamilies].kernels = kernels;
     families[nfamilies].best = best + nfamilies * NPOINTS;
     nfamilies++;
@@ -214,6 +217,35 @@ static int registers(const struct family *f)
     return nvars[rise - 1];
 }
 
+/* The count must agree with the compiler's own code.  configure reads the
+ * probe's assembly (lib/spills.awk) and passes KEY_spill_n, the fewest
+ * variables whose kernel spills in its loop; the timings' count must be
+ * that or the point before it (at n = KEY_spill_n the spill may be the
+ * loop counter's).  A rise elsewhere is no spill (a tiny loop that runs
+ * faster, a change of clock), and a spill may be hidden (a stack slot
+ * renamed, a store and reload on idle ports): then the probe times again
+ * the two points where the code starts to spill, and withholds the count
+ * when neither shows the rise.  Returns the count, or 0. */
+static int agree_with_code(const struct family *f, int r)
+{
+    double spill_n = hwp_input(f->spill_key, 0.0);
+    size_t s;
+    for (s = 1; s < NPOINTS && nvars[s] != (int)spill_n; s++)
+        ;
+    if (spill_n <= 0.0 || s == NPOINTS || r == nvars[s] || r == nvars[s - 1])
+        return r;
+    hwp_log("%s: the timings say %d, this compiler's code spills at %d: "
+            "timing that again", f->key, r, nvars[s]);
+    if (paired_rise(f, s))
+        return nvars[s - 1];
+    if (s + 1 < NPOINTS && paired_rise(f, s + 1))
+        return nvars[s];
+    hwp_absent(f->key, "the timings do not show where this compiler's code "
+               "spills (the core hides the spill): they do not measure the "
+               "register file here");
+    return 0;
+}
+
 /* Without optimisation the variables live in memory and there is no
  * register count to find: say so rather than report one.  GCC and Clang
  * say when they optimise; for other compilers, the time tells (on cores
@@ -234,18 +266,22 @@ int main(int argc, char **argv)
 {
     size_t i, found = 0;
     hwp_init(argc, argv, "regs");
-    add_family("int_regs", int_kernels);
-    add_family("fp32_regs", fp32_kernels);
-    add_family("fp64_regs", fp64_kernels);
+    add_family("int_regs", "int_regs_spill_n", int_kernels);
+    add_family("fp32_regs", "fp32_regs_spill_n", fp32_kernels);
+    add_family("fp64_regs", "fp64_regs_spill_n", fp64_kernels);
 #if defined(__GNUC__)
-    add_family("vec_regs", v16_kernels);
+    add_family("vec_regs", "vec_regs_spill_n", v16_kernels);
 #endif
     hwk_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
     check_in_registers();
     for (i = 0; i < nfamilies; i++) {
         int r = registers(&families[i]);
+        if (r > 0 && (r = agree_with_code(&families[i], r)) == 0)
+            continue;
         if (r > 0)
             hwp_emit_int(families[i].key, r);
+        else
+            hwp_absent(families[i].key, "no spill step up to 36 variables");
         found += r > 0;
     }
     if (found == 0)
