@@ -177,6 +177,7 @@ int main(int argc, char **argv)
     int huge;
 
     hwp_init(argc, argv, "assoc");
+    hwp_quiet(); /* the L3 is shared */
     page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l1 = hwp_input("l1d_effective_bytes", 32768.0);

@@ -105,6 +105,7 @@ int main(int argc, char **argv)
     const int *where;
     char key[64];
     hwp_init(argc, argv, "bandwidth");
+    hwp_quiet(); /* memory and the other CPUs are what it measures */
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     where = pinnable ? cpus : NULL;
     s.words = footprint_words();

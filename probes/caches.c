@@ -285,15 +285,8 @@ static size_t replay(struct bench *b, struct hwh_curves *c)
     return r;
 }
 
-/* Other programs' work while the curves were taken, when it was a quarter
- * of a CPU or more: the last level, shared on every machine we know, and
- * memory then read the share those programs left, and configure says so
- * beside both. */
-#define BUSY_CPUS 0.25
-static char neighbours[96];
-
 static void note_agreement(const char *key, size_t agree, size_t of,
-                           double bytes, int last)
+                           double bytes)
 {
     char text[256];
     int n = snprintf(text, sizeof text, 2 * agree > of
@@ -305,9 +298,6 @@ static void note_agreement(const char *key, size_t agree, size_t of,
         n += snprintf(text + n, sizeof text - (size_t)n,
                       " (one page placement above %zu MiB)",
                       HWH_PLACED_BYTES >> 20);
-    if (last && neighbours[0] && n > 0 && (size_t)n < sizeof text)
-        snprintf(text + n, sizeof text - (size_t)n, "; %s: a shared level "
-                 "reads what they left", neighbours);
     hwp_note(key, text);
 }
 
@@ -343,7 +333,7 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
         hwp_absent("cache_levels", unknown);
     else {
         hwp_emit_int("cache_levels", (long long)caches);
-        note_agreement("cache_levels", h->agree, h->of, 0.0, 0);
+        note_agreement("cache_levels", h->agree, h->of, 0.0);
     }
     snprintf(fewer, sizeof fewer, "the chain found %zu cache level%s",
              caches, caches == 1 ? "" : "s");
@@ -369,7 +359,7 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
         } else {
             hwp_emit_int(size_key[j], (long long)h->size[j]);
             note_agreement(size_key[j], h->size_agree[j], h->size_of[j],
-                           h->size[j], j + 1 == caches);
+                           h->size[j]);
         }
         if (latency_key[j])
             emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], mhz,
@@ -385,15 +375,9 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
                     : !h->memory ? "the chain ended before memory" : h->why_ns;
     emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, mhz,
                 why);
-    if (h->memory && h->ns[caches] > 0.0) {
+    if (h->memory && h->ns[caches] > 0.0)
         hwp_emit_dec("mem_latency_ns", h->ns[caches]);
-        if (neighbours[0]) {
-            char text[160];
-            snprintf(text, sizeof text, "%s: memory is shared too",
-                     neighbours);
-            hwp_note("mem_latency_ns", text);
-        }
-    } else
+    else
         hwp_absent("mem_latency_ns", why);
 }
 
@@ -443,12 +427,14 @@ int main(int argc, char **argv)
     static struct bench b;
     static struct hwh_curves c;
     struct hwh_hierarchy h;
-    struct hwu_load load;
-    double mhz, l1d_bytes, others;
+    double mhz, l1d_bytes;
     size_t readings;
     const char *why = NULL;
 
     hwp_init(argc, argv, "caches");
+    /* A neighbour's load moves the edge of every level it shares and
+     * makes levels of its own (a fourth under a memory hog). */
+    hwp_quiet();
     mhz = hwp_input("cpu_mhz", 0.0);
     l1d_bytes = hwp_input("l1d_bytes", 0.0);
     b.page = hwm_os_page();
@@ -461,17 +447,11 @@ int main(int argc, char **argv)
             hwp_skip("the recording has no chains with their alias chains "
                      "(an earlier probe's sweep, or none)");
     } else {
-        hwu_load_start(&load);
         set_up(&b);
         hwp_log("%.2f s: set up, %zu MiB reserved", hwp_elapsed(),
                 b.max >> 20);
         readings = measure(&b, &c, &h, l1d_bytes, &why);
         dump(&b, readings, c.n);
-        others = hwu_load_others(&load);
-        hwp_log("other programs: %.2f CPUs busy meanwhile", others);
-        if (others >= BUSY_CPUS)
-            snprintf(neighbours, sizeof neighbours, "other programs kept "
-                     "%.1f CPUs busy meanwhile", others);
     }
     if (hwp_verbose()) {
         size_t i;

@@ -449,11 +449,35 @@ static int on_plateau(struct locality *x, enum level lv)
     return 0;
 }
 
+/* A level shared by several CPUs rests on a second measurement of every
+ * pair with the first CPU, from scratch: a VM's vCPUs move between the
+ * host's cores (two that share an L2 one minute share only the L3 the
+ * next), and a count seen once may be a placement, not the machine.
+ * Returns count when the second agrees, else 0 with the reason. */
+static int same_again(struct locality *x, enum level lv, int count)
+{
+    int label[HWQ_CLIQUE_MAX], others[HWQ_CLIQUE_MAX], i, k = 0;
+    for (i = 1; i < x->ncpus; i++) {
+        *cell(x, lv, 0, i) = *cell(x, lv, i, 0) = NAN;
+        others[k++] = i;
+    }
+    measure(x, add_level(x, 0, lv, 0, others, k, 1));
+    if (level_cliques(x, lv, label) == 0)
+        return 0;
+    i = hwq_clique_size(label, (size_t)x->ncpus);
+    hwp_log("%s: %d CPUs share it, measured again", level_name[lv], i);
+    if (i == count)
+        return count;
+    x->why_not[lv] = "the CPUs sharing it changed between two measurements "
+                     "(a VM's vCPUs move between the host's cores)";
+    return 0;
+}
+
 /* CPUs sharing level lv with the first one (counting it); 0 when the
  * level is not tested or cannot be judged. */
 static int shared_cpus(struct locality *x, enum level lv)
 {
-    int label[HWQ_CLIQUE_MAX], apart[HWQ_CLIQUE_MAX], napart;
+    int label[HWQ_CLIQUE_MAX], apart[HWQ_CLIQUE_MAX], napart, count;
     size_t n = (size_t)x->ncpus;
     if (x->footprint[lv] == 0 || !on_plateau(x, lv)
         || level_cliques(x, lv, label) == 0)
@@ -464,8 +488,9 @@ static int shared_cpus(struct locality *x, enum level lv)
         if (level_cliques(x, lv, label) == 0)
             return 0;
     }
-    hwp_log("%s: %d CPUs share it", level_name[lv], hwq_clique_size(label, n));
-    return hwq_clique_size(label, n);
+    count = hwq_clique_size(label, n);
+    hwp_log("%s: %d CPUs share it", level_name[lv], count);
+    return count > 1 ? same_again(x, lv, count) : count;
 }
 
 /* Cliques at the memory footprint, a stage measured for each leader
@@ -553,6 +578,7 @@ int main(int argc, char **argv)
     static struct locality x;
     int pinnable;
     hwp_init(argc, argv, "locality");
+    hwp_quiet(); /* it times every pair of CPUs */
     x.page = hwm_os_page();
     choose_footprints(&x);
     x.ncpus = hwu_usable_cpus(x.cpus, HWU_MAX_CPUS, &pinnable);

@@ -81,6 +81,16 @@ int hwp_replaying(void);
 size_t hwp_replay(const char *title, size_t k, double *x, double *y,
                   size_t max);
 
+/* This probe's values need the machine to itself: they come from a
+ * resource other programs share (a shared cache, memory, the other CPUs).
+ * If other programs kept HWP_BUSY_CPUS or more busy between hwp_init and
+ * the first value (the OS's counters, lib/cpus.h), every value is
+ * withheld with that reason instead: a quarter of a CPU streaming through
+ * memory moves a shared level's edge, or makes a level of its own.  Not
+ * on a replay, a simulated machine, or where the OS does not say. */
+#define HWP_BUSY_CPUS 0.25
+void hwp_quiet(void);
+
 void hwp_emit_int(const char *key, long long value);
 void hwp_emit_dec(const char *key, double value);
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "hwprobe.h"
 #include "sim.h"
+#include "cpus.h"
 
 #include <signal.h>
 #include <stdarg.h>
@@ -34,6 +35,9 @@ static void usage(void)
 
 /* Misbehave on request, through the same paths a real failure takes, so the
  * configure tests see a real signal, a real hang and real garbage. */
+static int inject_busy;
+static struct hwu_load load_since_init;
+
 static void inject_fault(void)
 {
     const char *f = getenv("HWPROBE_INJECT");
@@ -48,6 +52,8 @@ static void inject_fault(void)
         inject_garbage = 1;
     if (strcmp(f, "absent") == 0)
         inject_absent = 1;
+    if (strcmp(f, "busy") == 0)
+        inject_busy = 1;
 }
 
 static double parse_seconds(const char *s)
@@ -127,6 +133,7 @@ void hwp_init(int argc, char **argv, const char *name)
     probe_name = name;
     hwsim_start(name);
     started = hwp_now();
+    hwu_load_start(&load_since_init);
     for (i = 1; i < argc; i++)
         parse_option(argc, argv, &i);
     if (dump_file != NULL && replay_file != NULL)
@@ -139,6 +146,26 @@ void hwp_init(int argc, char **argv, const char *name)
 }
 
 int hwp_replaying(void) { return replay_file != NULL; }
+
+static int quiet;
+
+void hwp_quiet(void) { quiet = 1; }
+
+/* Other programs' work since hwp_init, asked once, at the first value. */
+static const char *neighbours(void)
+{
+    static char why[128];
+    static int asked;
+    double others;
+    if (asked++ || replay_file != NULL)
+        return why[0] ? why : NULL;
+    others = inject_busy ? 1.0 : hwu_load_others(&load_since_init);
+    hwp_log("other programs: %.2f CPUs busy since the start", others);
+    if (others >= HWP_BUSY_CPUS)
+        snprintf(why, sizeof why, "other programs kept %.1f CPUs busy "
+                 "while it was measured", others);
+    return why[0] ? why : NULL;
+}
 
 size_t hwp_replay(const char *title, size_t k, double *x, double *y,
                   size_t max)
@@ -211,7 +238,10 @@ void hwp_dump_comment(const char *text)
 
 void hwp_emit_int(const char *key, long long value)
 {
-    if (inject_absent)
+    const char *busy = quiet ? neighbours() : NULL;
+    if (busy != NULL)
+        hwp_absent(key, busy);
+    else if (inject_absent)
         hwp_absent(key, "withheld by HWPROBE_INJECT");
     else if (inject_garbage)
         printf("%s=%lldxyz\n", key, value);
@@ -221,7 +251,10 @@ void hwp_emit_int(const char *key, long long value)
 
 void hwp_emit_dec(const char *key, double value)
 {
-    if (inject_absent)
+    const char *busy = quiet ? neighbours() : NULL;
+    if (busy != NULL)
+        hwp_absent(key, busy);
+    else if (inject_absent)
         hwp_absent(key, "withheld by HWPROBE_INJECT");
     else if (inject_garbage)
         printf("%s=not-a-number\n", key);
