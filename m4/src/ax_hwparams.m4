@@ -443,7 +443,6 @@ _HW_VALUE([HW_L1I_EFFECTIVE_BYTES], [icache], [int], [1024], [16777216], [none],
   [caches], [largest straight-line code footprint before instruction fetch slows (the decoded-op cache where there is one, else the L1I)])dnl
 dnl icache: about 120 KB of generated code; debugging information for it
 dnl would only cost compile time, so GCC-compatible compilers get -g0.
-AS_IF([test "x$GCC" = xyes], [hw_icache_flags=-g0], [hw_icache_flags=])
 _HW_RUN([icache], [1], [], [$hw_icache_flags])
 dnl Which of the data-cache levels the memory probes found also hold
 dnl instructions (Sandoval 3.3): code and data footprints that each fit

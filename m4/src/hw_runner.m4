@@ -89,6 +89,13 @@ AC_DEFUN([_HW_SHELL_FNS],
 [hw_now=`date +%s.%N 2>/dev/null`
   AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])
   echo "$hw_now"])
+AS_REQUIRE_SHELL_FN([hw_fn_log_time],
+  [AS_FUNCTION_DESCRIBE([hw_fn_log_time], [STEP NAME START],
+    [Log "hwparams-time: STEP NAME SECONDS" since START (hw_fn_now) in
+     config.log, for make bench-configure.])],
+[hw_now=`hw_fn_now`
+  $AWK -v s="$[1]" -v n="$[2]" -v a="$[3]" -v b="$hw_now" \
+    'BEGIN { printf "hwparams-time: %s %s %.3f\n", s, n, b - a }' >&AS_MESSAGE_LOG_FD])
 AS_REQUIRE_SHELL_FN([hw_fn_machine],
   [AS_FUNCTION_DESCRIBE([hw_fn_machine], [],
     [Print what identifies this machine: the architecture, the first
@@ -128,7 +135,16 @@ AS_REQUIRE_SHELL_FN([hw_fn_forget_other_machine],
 AS_REQUIRE_SHELL_FN([hw_fn_valid],
   [AS_FUNCTION_DESCRIBE([hw_fn_valid], [VALUE TYPE MIN MAX],
     [Succeed when VALUE is a TYPE (int or dec) number within MIN..MAX.])],
-[$AWK -v v="$[1]" -v t="$[2]" -v lo="$[3]" -v hi="$[4]" 'BEGIN {
+[# Integers of up to nine digits, and bounds of up to nine, in the
+  # shell: an awk a value cost configure a second in all.
+  hw_short=$[2]
+  for hw_n in "$[1]" "$[3]" "$[4]"; do
+    AS_CASE([$hw_n], [""|*[[!0-9]]*|??????????*], [hw_short=no])
+  done
+  AS_IF([test "$hw_short" = int],
+    [test "$[1]" -ge "$[3]" && test "$[1]" -le "$[4]"
+     return])
+  $AWK -v v="$[1]" -v t="$[2]" -v lo="$[3]" -v hi="$[4]" 'BEGIN {
     pat = (t == "int") ? "^[[0-9]]+$" : "^[[0-9]]+([[.]][[0-9]]+)?$"
     if (v !~ pat || length(v) > 15) exit 1
     exit (v + 0 < lo + 0 || v + 0 > hi + 0) ? 1 : 0 }'])
@@ -148,7 +164,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
   hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
-  AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [return 0])
+  hw_t=`hw_fn_now`
+  AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1],
+    [hw_fn_log_time link $[1] $hw_t
+     return 0])
   hw_why="does not build with $CC $hw_probe_cflags (see config.log)"
   return 1])
 AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
@@ -162,35 +181,54 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   rm -rf $hw_probe_dir
   AS_MKDIR_P([$hw_probe_dir/lib])
   _HW_WRITE_SOURCES([$hw_probe_dir])
-  for hw_src in $hw_probe_dir/lib/*.c; do
-    hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext $hw_src"
-    AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
-    AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [],
-      [: >$hw_probe_dir/lib.failed
-       hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
-       return 1])
-  done
-  # Then every probe, in two lanes of compilers, before the first is
-  # timed: compiling is half of configure's time, and a compiler running
-  # beside a timing would disturb it.  A probe that fails here is compiled
-  # again at its turn, where config.log gets the errors.
-  hw_lane1= hw_lane2= hw_lane=1
-  for hw_src in $hw_probe_dir/*.c; do
-    eval "hw_lane$hw_lane=\"\$hw_lane$hw_lane \$hw_src\""
-    hw_lane=`expr 3 - $hw_lane`
-  done
+  # The library and every probe, in two lanes of compilers, before the
+  # first probe is timed: compiling is half of configure's time, and a
+  # compiler running beside a timing would disturb it.  Largest first,
+  # each lane taking the next file no lane has claimed (mkdir is atomic),
+  # so that the lanes end together.  Each compiler's messages go to
+  # config.log afterwards.  A probe that fails here is compiled again at
+  # its turn, where config.log gets the errors; a library file that fails
+  # fails them all.
+  # The library is one translation unit (its files' includes, with the
+  # feature macros of any of them first): compiling each file cost a
+  # compiler's start-up twenty times over.
+  {
+    echo '/* The probe library as one translation unit (configure). */'
+    echo '@%:@if defined(__linux__)'
+    echo '@%:@define _GNU_SOURCE'
+    echo '@%:@endif'
+    echo '@%:@define _POSIX_C_SOURCE 200809L'
+    echo '@%:@define _DEFAULT_SOURCE 1'
+    for hw_src in $hw_probe_dir/lib/*.c; do
+      echo "@%:@include \"${hw_src##*/}\""
+    done
+  } >$hw_probe_dir/lib.c
+  mv $hw_probe_dir/lib.c $hw_probe_dir/lib/all.c
+  hw_srcs="$hw_probe_dir/lib/all.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
-  for hw_lane in "$hw_lane1" "$hw_lane2"; do
-    (for hw_src in $hw_lane; do
-       hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext $hw_src"
+  for hw_lane in 1 2; do
+    (for hw_src in $hw_srcs; do
+       mkdir "${hw_src%.c}.claim" 2>/dev/null || continue
+       hw_t=`hw_fn_now`
+       hw_extra=
+       AS_CASE([$hw_src], [*/icache.c], [hw_extra=$hw_icache_flags])
+       hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_extra -c -o ${hw_src%.c}.$ac_objext $hw_src"
        # The register probe by way of its assembly, which lib/spills.awk
        # reads for the spills its timings must see (PROBE.code: inputs).
        AS_CASE([$hw_src], [*/regs.c],
          [hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -S -o ${hw_src%.c}.s $hw_src && $CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext ${hw_src%.c}.s && $AWK -f $hw_probe_dir/lib/spills.awk ${hw_src%.c}.s >${hw_src%.c}.code"])
-       eval "$hw_cmd" >/dev/null 2>&1 || rm -f "${hw_src%.c}.$ac_objext"
+       AS_ECHO(["$as_me: $hw_cmd"]) >${hw_src%.c}.log
+       eval "$hw_cmd" >>${hw_src%.c}.log 2>&1 || rm -f "${hw_src%.c}.$ac_objext"
+       hw_src=${hw_src##*/}
+       hw_fn_log_time compile ${hw_src%.c} $hw_t
      done) &
   done
   wait
+  cat $hw_probe_dir/lib/all.log >&AS_MESSAGE_LOG_FD
+  AS_IF([test -f $hw_probe_dir/lib/all.$ac_objext], [],
+    [: >$hw_probe_dir/lib.failed
+     hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
+     return 1])
   : >$hw_probe_dir/lib.ok])
 AS_REQUIRE_SHELL_FN([hw_fn_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_exec], [SECONDS COMMAND...],
@@ -269,10 +307,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   hw_code=
   test -f $hw_probe_dir/$hw_probe.code && hw_code=`cat $hw_probe_dir/$hw_probe.code`
   AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt $hw_probe_inputs $hw_code $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
+  hw_t=`hw_fn_now`
   HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
     $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
     $hw_probe_inputs $hw_code "$[@]" >$hw_out 2>$hw_err
   hw_status=$?
+  hw_fn_log_time run $hw_probe $hw_t
   # Faults of the output itself, which the runner must catch: a key left
   # out without a reason (drop), a key nobody asked for (extra).
   AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:drop "*],
@@ -297,18 +337,39 @@ AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
 [AS_IF([grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out >/dev/null],
     [hw_why="printed malformed output: `grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out | sed 1q`"
      return 1])
+  # One pass over both files (a process per key cost a second a
+  # probe): "m KEY VALUE", "absent KEY REASON", "said KEY NOTE", the first
+  # of each for the keys asked for, and "extra - KEYS" for the others.
+  $AWK -v out="$hw_out" -v asked=" `echo $hw_keys` " '
+    FILENAME == out {
+      k = $[0]; sub(/=.*/, "", k)
+      if (index@&t@(asked, " " k " ") == 0) { extra = extra " " k; next }
+      if (!(("m" SUBSEP k) in seen)) {
+        seen[["m" SUBSEP k]] = 1; print "m", k, substr($[0], length(k) + 2) }
+      next
+    }
+    match($[0], /^[[^:]]*: (no|note) [[a-z0-9_]]+: /) {
+      head = substr($[0], 1, RLENGTH); text = substr($[0], RLENGTH + 1)
+      sub(/^[[^:]]*: /, "", head); split(head, w, " ")
+      kind = w[[1]] == "no" ? "absent" : "said"; k = w[[2]]; sub(/:.*/, "", k)
+      if (index@&t@(asked, " " k " ") && !((kind SUBSEP k) in seen)) {
+        seen[[kind SUBSEP k]] = 1; print kind, k, text }
+    }
+    END { if (extra != "") print "extra", "-", extra }' \
+    $hw_out $hw_err >$hw_out.parsed
+  hw_extra=
+  while read -r hw_pk hw_key hw_text; do
+    AS_CASE([$hw_pk],
+      [extra], [hw_extra=" $hw_text"],
+      [eval "hw_${hw_pk}_$hw_key=\$hw_text"])
+  done <$hw_out.parsed
+  rm -f $hw_out.parsed
   for hw_key in $hw_keys; do
-    hw_val=`sed -n "s/^$hw_key=//p" $hw_out | sed 1q`
-    hw_absent=`sed -n "s/^[[^:]]*: no $hw_key: //p" $hw_err | sed 1q`
-    hw_said=`sed -n "s/^[[^:]]*: note $hw_key: //p" $hw_err | sed 1q`
-    test -n "$hw_val$hw_absent" || hw_unexplained="$hw_unexplained $hw_key"
-    eval "hw_m_$hw_key=\$hw_val hw_absent_$hw_key=\$hw_absent hw_said_$hw_key=\$hw_said"
+    eval "test -n \"\$hw_m_$hw_key\$hw_absent_$hw_key\"" ||
+      hw_unexplained="$hw_unexplained $hw_key"
   done
   # A key nobody asked for is not used; config.log says so, since it is
   # a value no macro declares (tests/keys.test makes that an error).
-  hw_asked=" `echo $hw_keys` "
-  hw_extra=`$AWK -v asked="$hw_asked" '{ sub(/=.*/, "")
-    if (!match(asked, " " $[0] " ")) printf " %s", $[0] }' $hw_out`
   test -z "$hw_extra" ||
     AS_ECHO(["$hw_probe printed values nobody asked for, not used:$hw_extra"]) >&AS_MESSAGE_LOG_FD])
 AS_REQUIRE_SHELL_FN([hw_fn_settle],
@@ -560,6 +621,9 @@ AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
 AC_SUBST([HW_LIBM])
 _HW_PROBE_FLAGS
+# icache's 120 KB of generated code compiles twice as fast without
+# debugging information, which no one reads.
+AS_IF([test "x$GCC" = xyes], [hw_icache_flags=-g0], [hw_icache_flags=])
 hw_probe_dir=conftest.hwp
 # Kept after configure (make distclean removes it), unlike conftest.hwp.
 hw_dump_dir=hwparams-dumps
