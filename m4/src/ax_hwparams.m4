@@ -79,8 +79,10 @@
 #   the fallbacks can be exercised, and PROBE:absent makes it withhold
 #   its values, each with a reason, as a probe does with a value it
 #   cannot see here; PROBE:drop deletes the first line of its output (a
-#   value left out without a reason) and PROBE:extra adds a key nobody
-#   asked for (noted in config.log, not used).
+#   value left out without a reason), PROBE:extra adds a key nobody
+#   asked for (noted in config.log, not used) and PROBE:busy makes a probe
+#   of a shared resource find the machine busy, so that it is run again
+#   and its values fall back, labelled with why.
 #
 #   This file is self-contained: the probe sources and the header template
 #   are embedded, so a project that copies it into its m4 directory (or
