@@ -51,17 +51,18 @@ static void slice(const struct stream *s, int rank, size_t *first, size_t *count
     *count = per;
 }
 
-static void stream_work(void *arg, int rank)
+static uint64_t stream_work(void *arg, int rank)
 {
     struct stream *s = arg;
     size_t first, count;
     slice(s, rank, &first, &count);
     if (s->op == READ)
-        hwm_read_words(s->buf + first, count);
-    else if (s->op == WRITE)
+        return hwm_read_words(s->buf + first, count);
+    if (s->op == WRITE)
         hwm_write_words(s->buf + first, count, v_zero);
     else /* the first half of the slice onto its second half */
         hwm_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
+    return 0;
 }
 
 /* Bytes the program asked to move in one pass of op. */

@@ -40,7 +40,7 @@ struct experiment {
     void *chase[HWU_MAX_CPUS]; /* each thread's own cycle of pointers */
 };
 
-static void latency_work(long reps)
+static uint64_t latency_work(long reps)
 {
     uint64_t x = v_add, a = v_mul, b = v_add;
     long i;
@@ -48,13 +48,13 @@ static void latency_work(long reps)
         x = x * a + b; x = x * a + b; x = x * a + b; x = x * a + b;
         x = x * a + b; x = x * a + b; x = x * a + b; x = x * a + b;
     }
-    hwp_sink += x;
+    return x;
 }
 
 /* Twelve independent chains: enough multiplications in flight to keep any
  * core's multipliers busy, so a sibling thread can only take a share. */
 #define STEP(k) x##k = x##k * a + b
-static void throughput_work(long reps)
+static uint64_t throughput_work(long reps)
 {
     uint64_t a = v_mul, b = v_add;
     uint64_t x0 = b, x1 = b + 1, x2 = b + 2, x3 = b + 3, x4 = b + 4, x5 = b + 5;
@@ -65,39 +65,39 @@ static void throughput_work(long reps)
         STEP(0); STEP(1); STEP(2); STEP(3); STEP(4); STEP(5);
         STEP(6); STEP(7); STEP(8); STEP(9); STEP(10); STEP(11);
     }
-    hwp_sink += x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7 ^ x8 ^ x9 ^ x10 ^ x11;
+    return x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7 ^ x8 ^ x9 ^ x10 ^ x11;
 }
 
 /* Divisions by a volatile 1.0: the value never drifts into denormals or
  * infinities, and the compiler cannot turn the division into anything. */
-static void fp_work(long reps)
+static uint64_t fp_work(long reps)
 {
     double x = 1.0 + v_off, d = v_div, c = v_off;
     long i;
     for (i = 0; i < reps; i++) {
         x = x / d + c; x = x / d + c; x = x / d + c; x = x / d + c;
     }
-    hwp_sink += (uint64_t)x;
+    return (uint64_t)x;
 }
 
-static void memory_work(void *start, long reps)
+static uint64_t memory_work(void *start, long reps)
 {
     void **p = start;
     long i;
     for (i = 0; i < reps; i++) {
         p = *p; p = *p; p = *p; p = *p; p = *p; p = *p; p = *p; p = *p;
     }
-    hwp_sink += (uint64_t)(uintptr_t)p;
+    return (uint64_t)(uintptr_t)p;
 }
 
-static void work(void *arg, int rank)
+static uint64_t work(void *arg, int rank)
 {
     struct experiment *e = arg;
     switch (e->kind) {
-    case LATENCY: latency_work(e->reps); break;
-    case THROUGHPUT: throughput_work(e->reps); break;
-    case FP: fp_work(e->reps); break;
-    default: memory_work(e->chase[rank], e->reps); break;
+    case LATENCY: return latency_work(e->reps);
+    case THROUGHPUT: return throughput_work(e->reps);
+    case FP: return fp_work(e->reps);
+    default: return memory_work(e->chase[rank], e->reps);
     }
 }
 

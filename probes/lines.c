@@ -109,8 +109,9 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
  * or not, so reads suffice. */
 static void flush(struct pairs *p)
 {
-    hwm_touch_words((const uint64_t *)p->flush,
-                    p->flush_bytes / sizeof(uint64_t), 64 / sizeof(uint64_t));
+    hwp_sink += hwm_touch_words((const uint64_t *)p->flush,
+                                p->flush_bytes / sizeof(uint64_t),
+                                64 / sizeof(uint64_t));
 }
 
 static double chase(void *ctx, long reps)

@@ -106,8 +106,8 @@ static void produce(void *arg, long k)
     uint64_t v = (uint64_t)k;
     hwm_write_words((uint64_t *)x->cache_buf,
                     x->footprint[pt->level] / sizeof v, v);
-    hwm_touch_words((const uint64_t *)x->scrub_buf,
-                    x->scrub_bytes[pt->level] / sizeof v, 8);
+    hwp_sink += hwm_touch_words((const uint64_t *)x->scrub_buf,
+                                x->scrub_bytes[pt->level] / sizeof v, 8);
 }
 
 /* One consumer pass of a point; seconds.  Pages in a random order, lines
@@ -126,7 +126,7 @@ static double consume_pass(void *arg)
         x->memory.at = (x->memory.at + n) % (x->memory.bytes / x->page);
     }
     t0 = hwp_now();
-    hwm_read_pages(base, x->order[pt->level], n, x->page);
+    hwp_sink += hwm_read_pages(base, x->order[pt->level], n, x->page);
     return hwp_now() - t0;
 }
 

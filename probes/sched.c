@@ -31,7 +31,7 @@ struct watch {
 };
 
 /* Read the clock for DURATION; record each run between two gaps. */
-static void watch_clock(void *arg, int rank)
+static uint64_t watch_clock(void *arg, int rank)
 {
     struct watch *w = arg;
     double *run = w->run + (size_t)rank * MAX_RUNS;
@@ -48,6 +48,7 @@ static void watch_clock(void *arg, int rank)
         ts = te;
     }
     w->count[rank] = n;
+    return 0;
 }
 
 /* Gather every thread's runs at the front of the array; returns how many. */

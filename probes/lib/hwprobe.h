@@ -184,7 +184,9 @@ int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
 
 /* ---- helpers ------------------------------------------------------- */
 
-/* Keep a value alive without letting the compiler see through it. */
+/* Keep a value alive without letting the compiler see through it.  One
+ * thread at a time: a thread team's work returns its value instead, and
+ * the team adds it here after the join (lib/team.h). */
 extern volatile uint64_t hwp_sink;
 
 /* Deterministic xorshift generator: probes must be repeatable run to run. */

@@ -189,15 +189,15 @@ static uint64_t sum_words(const uint64_t *p, size_t n)
     return a + b + c + d;
 }
 
-void hwm_read_words(const uint64_t *p, size_t n)
+uint64_t hwm_read_words(const uint64_t *p, size_t n)
 {
     if (hwsim_on)
         hwsim_stream(p, n * sizeof *p, sizeof *p);
-    hwp_sink += sum_words(p, n);
+    return sum_words(p, n);
 }
 
-void hwm_read_pages(const char *base, const size_t *order, size_t n,
-                    size_t page)
+uint64_t hwm_read_pages(const char *base, const size_t *order, size_t n,
+                        size_t page)
 {
     uint64_t s = 0;
     size_t k;
@@ -206,7 +206,7 @@ void hwm_read_pages(const char *base, const size_t *order, size_t n,
     for (k = 0; k < n; k++)
         s += sum_words((const uint64_t *)(base + order[k] * page),
                        page / sizeof(uint64_t));
-    hwp_sink += s;
+    return s;
 }
 
 void hwm_write_words(uint64_t *p, size_t n, uint64_t v)
@@ -230,7 +230,7 @@ void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
         dst[i] = src[i] ^ k;
 }
 
-void hwm_touch_words(const uint64_t *p, size_t n, size_t step)
+uint64_t hwm_touch_words(const uint64_t *p, size_t n, size_t step)
 {
     uint64_t a = 0;
     size_t i;
@@ -238,5 +238,5 @@ void hwm_touch_words(const uint64_t *p, size_t n, size_t step)
         hwsim_stream(p, n * sizeof *p, step * sizeof *p);
     for (i = 0; i < n; i += step)
         a += p[i];
-    hwp_sink += a;
+    return a;
 }

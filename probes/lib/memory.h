@@ -55,17 +55,20 @@ void hwm_alias_free(struct hwm_alias *a);
 
 /* Streaming loops, the compiler's own code with the user's flags: what a
  * C loop gets.  Read n words (four sums, so that the additions do not
- * chain the loads), write v to n words, copy n words. */
-void hwm_read_words(const uint64_t *p, size_t n);
+ * chain the loads), write v to n words, copy n words.  A loop that reads
+ * returns what it read, for the caller to keep alive: in hwp_sink, or
+ * from a thread team's work (lib/team.h), whose threads must not all
+ * write hwp_sink at once. */
+uint64_t hwm_read_words(const uint64_t *p, size_t n);
 void hwm_write_words(uint64_t *p, size_t n, uint64_t v);
 void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n);
 /* Read the pages base + order[0..n-1] * page, the lines of a page in
  * order: within a page the hardware streams, but no prefetcher runs
  * ahead into the next page, so the time says where the data was. */
-void hwm_read_pages(const char *base, const size_t *order, size_t n,
-                    size_t page);
+uint64_t hwm_read_pages(const char *base, const size_t *order, size_t n,
+                        size_t page);
 /* Read every `step`-th word of n: one load a line, to push a footprint
  * through the caches at the least cost. */
-void hwm_touch_words(const uint64_t *p, size_t n, size_t step);
+uint64_t hwm_touch_words(const uint64_t *p, size_t n, size_t step);
 
 #endif

@@ -21,12 +21,16 @@
 #include "hwprobe.h"
 #include "memory.h"
 
-typedef void (*hwt_work)(void *arg, int rank);
+/* A member's work returns what it computed, for the team to keep alive:
+ * the threads of a team run at once, and writing hwp_sink from each would
+ * be a data race. */
+typedef uint64_t (*hwt_work)(void *arg, int rank);
 
 struct hwt_member {
     struct hwt_team *team;
     int rank;
     double start, end; /* seconds, on hwp_now()'s clock */
+    uint64_t result;   /* the work's, read after the join */
 };
 
 struct hwt_team {
@@ -52,7 +56,7 @@ static inline void *hwt_member_main(void *p)
         pthread_cond_wait(&t->cond, &t->lock);
     pthread_mutex_unlock(&t->lock);
     me->start = hwp_now();
-    t->work(t->arg, me->rank);
+    me->result = t->work(t->arg, me->rank);
     me->end = hwp_now();
     return NULL;
 }
@@ -85,8 +89,10 @@ static inline int hwt_run(struct hwt_team *t, int n, const int *cpus,
     t->go = 1;
     pthread_cond_broadcast(&t->cond);
     pthread_mutex_unlock(&t->lock);
-    for (i = 0; i < made; i++)
+    for (i = 0; i < made; i++) {
         pthread_join(tid[i], NULL);
+        hwp_sink += t->member[i].result;
+    }
     pthread_cond_destroy(&t->cond);
     pthread_mutex_destroy(&t->lock);
     return made == n ? 0 : -1;
@@ -125,11 +131,12 @@ struct hwt_placement {
     size_t bytes, align;
 };
 
-static inline void hwt_place_work(void *arg, int rank)
+static inline uint64_t hwt_place_work(void *arg, int rank)
 {
     struct hwt_placement *p = arg;
     (void)rank;
     p->base = hwm_alloc(p->bytes, p->align, 1);
+    return 0;
 }
 
 static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align)
@@ -207,7 +214,8 @@ static inline void hwt_turn_pass(struct hwt_turns *t, int to)
  * busy elsewhere while the data waited, and a neighbour may have pushed
  * the data out meanwhile.  After max_late of them per pass asked for,
  * late passes are timed too.  With one CPU, it does both (produce NULL:
- * only consumes). */
+ * only consumes).  The two never run at once, so either may write
+ * hwp_sink: the turns order the writes. */
 struct hwt_relay {
     void (*produce)(void *arg, long k);
     double (*consume)(void *arg); /* seconds */
@@ -220,7 +228,7 @@ struct hwt_relay {
     struct hwt_turns turns;
 };
 
-static inline void hwt_relay_pair(void *arg, int rank)
+static inline uint64_t hwt_relay_pair(void *arg, int rank)
 {
     struct hwt_relay *r = arg;
     for (;;) {
@@ -229,12 +237,12 @@ static inline void hwt_relay_pair(void *arg, int rank)
              * producer writes. */
             hwt_turn_wait(&r->turns, 0);
             if (r->counted >= r->reps)
-                return;
+                return 0;
             r->produce(r->arg, r->counted);
             r->produced = hwp_now();
         } else {
             if (r->counted >= r->reps)
-                return;
+                return 0;
             hwt_turn_spin(&r->turns, 1);
             if (hwp_now() - r->produced <= r->max_gap
                 || ++r->late > r->max_late * r->reps) {
@@ -246,7 +254,7 @@ static inline void hwt_relay_pair(void *arg, int rank)
     }
 }
 
-static inline void hwt_relay_alone(void *arg, int rank)
+static inline uint64_t hwt_relay_alone(void *arg, int rank)
 {
     struct hwt_relay *r = arg;
     (void)rank;
@@ -255,6 +263,7 @@ static inline void hwt_relay_alone(void *arg, int rank)
             r->produce(r->arg, r->counted);
         r->seconds += r->consume(r->arg);
     }
+    return 0;
 }
 
 /* Run the relay on cpus[0] (producer) and cpus[1] (consumer), or on
