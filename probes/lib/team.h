@@ -33,6 +33,8 @@ struct hwt_member {
     uint64_t result;   /* the work's, read after the join */
 };
 
+/* ready and go change under the lock, which orders them and what the
+ * threads read after them; no atomics are needed there. */
 struct hwt_team {
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -156,7 +158,12 @@ static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align)
 }
 
 /* Two threads taking turns on shared data, a producer and a consumer:
- * `turn` says whose turn it is. */
+ * `turn` says whose turn it is.  Passing the turn publishes what the
+ * passer wrote (a release store), and the new holder reads it after an
+ * acquire load of turn: so the data is seen whole on weakly ordered
+ * memory (ARM) too.  turn is atomic because hwt_turn_spin reads it
+ * without the lock; the __atomic builtins of GCC and Clang work on a plain
+ * int in C99, where <stdatomic.h> and _Atomic are C11. */
 struct hwt_turns {
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -167,7 +174,7 @@ static inline void hwt_turns_init(struct hwt_turns *t, int first)
 {
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->cond, NULL);
-    t->turn = first;
+    __atomic_store_n(&t->turn, first, __ATOMIC_RELAXED);
 }
 
 static inline void hwt_turns_destroy(struct hwt_turns *t)
@@ -181,27 +188,26 @@ static inline void hwt_turns_destroy(struct hwt_turns *t)
 static inline void hwt_turn_wait(struct hwt_turns *t, int me)
 {
     pthread_mutex_lock(&t->lock);
-    while (t->turn != me)
+    while (__atomic_load_n(&t->turn, __ATOMIC_ACQUIRE) != me)
         pthread_cond_wait(&t->cond, &t->lock);
     pthread_mutex_unlock(&t->lock);
 }
 
 /* Spin until it is me's turn: to start at once (waking a sleeper costs
- * tens of microseconds), on a CPU not put to sleep in the meantime. */
+ * tens of microseconds), on a CPU not put to sleep in the meantime.
+ * Without the lock, so that the spinner does not hold up the pass. */
 static inline void hwt_turn_spin(struct hwt_turns *t, int me)
 {
-    int turn;
-    do {
-        pthread_mutex_lock(&t->lock);
-        turn = t->turn;
-        pthread_mutex_unlock(&t->lock);
-    } while (turn != me);
+    while (__atomic_load_n(&t->turn, __ATOMIC_ACQUIRE) != me)
+        ;
 }
 
+/* Under the lock, so that a sleeper between its test and its wait
+ * cannot miss the broadcast. */
 static inline void hwt_turn_pass(struct hwt_turns *t, int to)
 {
     pthread_mutex_lock(&t->lock);
-    t->turn = to;
+    __atomic_store_n(&t->turn, to, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&t->cond);
     pthread_mutex_unlock(&t->lock);
 }
