@@ -88,7 +88,7 @@ static size_t levels_of(const struct hwh_curves *c, const double *y,
 
 void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
 {
-    double mid[HWH_MAX_POINTS], v[HWH_MAX_READINGS];
+    double mid[HWH_MAX_POINTS], clean[HWH_MAX_POINTS], v[HWH_MAX_READINGS];
     double lat[HWH_MAX_LEVELS], span[HWH_MAX_LEVELS], own[HWH_MAX_LEVELS];
     double other[HWH_MAX_LEVELS];
     size_t start[HWH_MAX_LEVELS], other_start[HWH_MAX_LEVELS], r, i, j;
@@ -145,11 +145,15 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
     }
     hwp_log("level %zu: %.2f ns%s", h->levels, lat[h->levels - 1],
             open ? ", a rise the curves end on" : "");
-    /* Stages 7 and 8: the latencies, the levels' on the median; memory
+    /* Stages 7 and 8: the latencies, each level's a quarter of the way
+     * along it on the cleaned median (misses inside a level only add to
+     * its hits', and the cleaned curve never falls); memory
      * is the last level, when it is that slow, the curves did not end on
      * its rise and have settled, its latency their last octave's. */
+    hwl_clean(mid, c->n, clean);
     for (j = 0; j < h->levels; j++)
-        h->ns[j] = lat[j];
+        h->ns[j] = open && j + 1 == h->levels ? lat[j]
+                   : clean[start[j] + (end[j] - start[j]) / 4];
     if (h->levels > 1 && !open && lat[h->levels - 1] >= HWH_MEMORY_MIN_NS) {
         double settled = hwh_settled(c->x, mid, c->n - 1);
         h->memory = settled > 0.0;
