@@ -81,8 +81,10 @@ m4_foreach_w([_hw_key], [$2],
 # -------------
 # The runner's steps as shell functions rather than macros, so that
 # configure stays small however many values are declared.  The probe
-# sources are written by _HW_WRITE_SOURCES, which build-aux/gen-ax-hwparams
-# generates from probes/ into the installed macro.
+# sources are written by _HW_WRITE_SOURCES and the header template by
+# _HW_WRITE_TEMPLATE: neither is defined in m4/src, only in the generated
+# m4/ax_hwparams.m4, where build-aux/gen-ax-hwparams writes them from
+# probes/ and templates/ (docs/architecture.md).
 AC_DEFUN([_HW_SHELL_FNS],
 [AS_REQUIRE_SHELL_FN([hw_fn_now], [AS_FUNCTION_DESCRIBE([hw_fn_now], [],
   [Print the time in seconds, with a fraction where date(1) has one.])],

@@ -11,9 +11,9 @@
  *   -v           verbose: progress and intermediate results on stderr
  *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
  *   -r FILE      replay: analyse the curves of a dump instead of timing
- *   NAME=VALUE   inputs from earlier probes (cycle_ns=0.385, line_bytes=64)
- * HWPROBE_INJECT (crash, hang, garbage, absent) in the environment makes
- * the probe misbehave on purpose, for configure's fallback tests.
+ *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64)
+ * HWPROBE_INJECT (crash, hang, garbage, absent, busy) in the environment
+ * makes the probe misbehave on purpose, for configure's fallback tests.
  *
  * The library's modules, each with its own prefix:
  *   hwp_ hwprobe.h   options, output, timer, sampling (probe.c, timer.c,
@@ -122,7 +122,9 @@ double hwp_now(void);
 double hwp_elapsed(void);
 double hwp_budget_left(void);
 
-/* The timer as measured at run time, by hwp_timer_calibrate(). */
+/* The timer as measured at run time, on the first call of hwp_timer()
+ * (timer.c), unless the inputs timer_resolution_ns and timer_overhead_ns
+ * give it. */
 struct hwp_timer {
     double resolution; /* smallest non-zero step between two readings, s */
     double overhead;   /* cost of one reading, s */
