@@ -61,8 +61,7 @@ tests_sim_truth_SOURCES = tests/sim-truth.c
 tests_sim_truth_CPPFLAGS = -I$(srcdir)/probes/lib
 tests_sim_truth_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/simulated.test
-EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate \
-	docs/analysis.md docs/simulator.md docs/simulated-machines.md
+EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate
 
 # Configure time against DESIGN.md's budgets: a benchmark, not a test.
 EXTRA_DIST += tests/budget.sh

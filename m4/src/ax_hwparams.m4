@@ -49,9 +49,9 @@
 #   Every value is declared once below, with _HW_VALUE: its macro, the
 #   probe that measures it, type, range, fallback, unit, header group and
 #   description; the header, hwparams.pc, configure's messages and the
-#   table of values in hwparams' README all come from there.  Every value
-#   is a cache variable named after its macro, in lower case and without
-#   the prefix (HW_CPU_MHZ is hw_cv_cpu_mhz), so that
+#   table of values in hwparams' docs/values.md all come from there.
+#   Every value is a cache variable named after its macro, in lower case
+#   and without the prefix (HW_CPU_MHZ is hw_cv_cpu_mhz), so that
 #   "./configure -C" re-uses measurements and a user or config.site can
 #   preset any value ("./configure hw_cv_cpu_mhz=3000").  Presets are
 #   validated.  A cache level or TLB level that does not exist is the
