@@ -1,8 +1,8 @@
 #!/bin/sh
-# budget.sh - time the downstream project's configure against DESIGN.md's
-# budgets: every probe in at most 20 s, a -C re-run in under 2 s.  A
-# benchmark, run by make budget, never by make check: a loaded machine
-# may miss it.
+# budget.sh - time the downstream project's configure against its
+# budgets (docs/probes.md): every probe together in at most 20 s, a -C
+# re-run in under 2 s.  A benchmark, run by make budget, never by make
+# check: a loaded machine may miss it.
 set -eu
 configure=$top_builddir/tests/project/configure
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hwparams-budget.XXXXXX")

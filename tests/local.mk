@@ -63,7 +63,8 @@ tests_sim_truth_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/simulated.test
 EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate
 
-# Configure time against DESIGN.md's budgets: a benchmark, not a test.
+# Configure time against its budgets (docs/probes.md): a benchmark, not a
+# test.
 EXTRA_DIST += tests/budget.sh
 budget: tests/project/configure
 	top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/budget.sh

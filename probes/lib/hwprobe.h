@@ -14,6 +14,7 @@
  *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64)
  * HWPROBE_INJECT (crash, hang, garbage, absent, busy) in the environment
  * makes the probe misbehave on purpose, for configure's fallback tests.
+ * The whole contract, and how to add a probe: docs/probes.md.
  *
  * The library's modules, each with its own prefix:
  *   hwp_ hwprobe.h   options, output, timer, sampling (probe.c, timer.c,

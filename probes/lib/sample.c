@@ -1,6 +1,7 @@
-/* sample.c - the sampling discipline of DESIGN.md: size each measurement to
- * many timer ticks, keep the minimum of repeated trials, stop when the
- * minimum is stable or the budget is spent, and sweep before repeating. */
+/* sample.c - the sampling discipline (docs/probes.md): size each
+ * measurement to many timer ticks, keep the minimum of repeated trials,
+ * stop when the minimum is stable or the budget is spent, and sweep before
+ * repeating. */
 #include "hwprobe.h"
 
 #include <stdlib.h>
