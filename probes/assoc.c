@@ -168,6 +168,12 @@ static void l3_assoc(double l3, double hit3)
     hwp_absent("l3_assoc", reason);
 }
 
+/* Its inputs (hwp_init): the line, and the effective sizes that place
+ * the footprints whose associativity it searches. */
+static const char *const probe_inputs[] = {
+    "l1d_line_bytes", "l1d_effective_bytes", "l2_effective_bytes",
+    "l3_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     double l1, l2, l3, hit2, hit3;
@@ -176,7 +182,7 @@ int main(int argc, char **argv)
     static char reason[160];
     int huge;
 
-    hwp_init(argc, argv, "assoc");
+    hwp_init(argc, argv, "assoc", probe_inputs);
     hwp_quiet(); /* the L3 is shared */
     page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);

@@ -97,6 +97,9 @@ static size_t footprint_words(void)
     return (size_t)(bytes / 8.0);
 }
 
+/* Its input (hwp_init): the last level, which the streams must overflow. */
+static const char *const probe_inputs[] = {"llc_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     static int cpus[HWU_MAX_CPUS];
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
     int pinnable, n, round, all, op;
     const int *where;
     char key[64];
-    hwp_init(argc, argv, "bandwidth");
+    hwp_init(argc, argv, "bandwidth", probe_inputs);
     hwp_quiet(); /* memory and the other CPUs are what it measures */
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     where = pinnable ? cpus : NULL;

@@ -422,6 +422,11 @@ static size_t measure(struct bench *b, struct hwh_curves *c,
     return readings;
 }
 
+/* Its inputs (hwp_init): the clock, for cycles; L1D's size and line,
+ * where the sweep starts; max_mib, a person's cap on the sweep. */
+static const char *const probe_inputs[] = {
+    "cpu_mhz", "l1d_bytes", "l1d_line_bytes", "max_mib", NULL};
+
 int main(int argc, char **argv)
 {
     static struct bench b;
@@ -431,7 +436,7 @@ int main(int argc, char **argv)
     size_t readings;
     const char *why = NULL;
 
-    hwp_init(argc, argv, "caches");
+    hwp_init(argc, argv, "caches", probe_inputs);
     /* A neighbour's load moves the edge of every level it shares and
      * makes levels of its own (a fourth under a memory hog). */
     hwp_quiet();

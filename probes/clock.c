@@ -61,7 +61,7 @@ static double add_chain(void *ctx, long reps)
 int main(int argc, char **argv)
 {
     double per_iter = 1.0, cycle_ns;
-    hwp_init(argc, argv, "clock");
+    hwp_init(argc, argv, "clock", NULL);
     hwp_warm_up(add_chain, NULL, 0.02);
     while (hwp_elapsed() < WINDOW_S && hwp_budget_left() > 0.0) {
         double t = hwp_min_time(add_chain, NULL, 10, 200);

@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     int pinnable, n, k, m, contexts[KINDS], smt;
     char note[64];
     uint64_t seed = 1;
-    hwp_init(argc, argv, "cores");
+    hwp_init(argc, argv, "cores", NULL);
     hwp_quiet(); /* it counts CPUs by how they slow one another */
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     hwp_log("%d usable CPUs (quota %.2f)", n, hwu_cpu_quota());

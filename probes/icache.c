@@ -181,7 +181,7 @@ int main(int argc, char **argv)
     double x[MAX_POINTS], y[MAX_POINTS];
     size_t npoints, last = 0;
     long step;
-    hwp_init(argc, argv, "icache");
+    hwp_init(argc, argv, "icache", NULL);
     /* Dumps before the title line have the curve as their first block. */
     if (!hwp_replaying())
         npoints = measure(x, y);

@@ -215,13 +215,19 @@ static void prepare(void)
     stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
 }
 
+/* Its inputs (hwp_init): the line, and the levels whose inclusion it
+ * tests. */
+static const char *const probe_inputs[] = {
+    "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes",
+    "llc_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     double l2, l3, llc;
     size_t span2, span3 = 0;
     int v2;
 
-    hwp_init(argc, argv, "inclusion");
+    hwp_init(argc, argv, "inclusion", probe_inputs);
     hwp_quiet(); /* the L3 is shared */
 #if !defined(__GNUC__)
     hwp_skip("no way to prefetch into the L2 with this compiler");

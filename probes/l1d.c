@@ -185,11 +185,14 @@ static size_t replay(size_t *t, size_t *line)
     return assoc;
 }
 
+/* Its input (hwp_init): the clock, to give the latency in cycles. */
+static const char *const probe_inputs[] = {"cpu_mhz", NULL};
+
 int main(int argc, char **argv)
 {
     double mhz;
     size_t assoc, t = 0, line;
-    hwp_init(argc, argv, "l1d");
+    hwp_init(argc, argv, "l1d", probe_inputs);
     mhz = hwp_input("cpu_mhz", 0.0);
     assoc = hwp_replaying() ? replay(&t, &line) : measure(&t, &line);
     if (assoc == 0) {

@@ -276,6 +276,12 @@ static void tear_down(struct pairs *p)
     free(p->off);
 }
 
+/* Its inputs (hwp_init): L1D's line, the levels whose lines it looks for,
+ * and the last level, which sets the span. */
+static const char *const probe_inputs[] = {
+    "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes",
+    "l4_effective_bytes", "llc_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     static struct pairs p;
@@ -284,7 +290,7 @@ int main(int argc, char **argv)
     char why[160];
     int l2, l3, l4;
 
-    hwp_init(argc, argv, "lines");
+    hwp_init(argc, argv, "lines", probe_inputs);
     l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
     l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
     l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;

@@ -573,11 +573,17 @@ static void one_cpu(void)
     hwp_emit_dec("locality_ratio", 1.0);
 }
 
+/* Its inputs (hwp_init): the caches' effective sizes, from which it
+ * sizes the footprint of each level. */
+static const char *const probe_inputs[] = {
+    "l1d_effective_bytes", "l2_effective_bytes", "l3_effective_bytes",
+    "llc_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     static struct locality x;
     int pinnable;
-    hwp_init(argc, argv, "locality");
+    hwp_init(argc, argv, "locality", probe_inputs);
     hwp_quiet(); /* it times every pair of CPUs */
     x.page = hwm_os_page();
     choose_footprints(&x);

@@ -229,12 +229,15 @@ static int is_fused(const struct op *fma, const struct op *mul,
            fma->latency < mul->latency + add->latency - 0.5;
 }
 
+/* Its input (hwp_init): the clock, for latencies in cycles. */
+static const char *const probe_inputs[] = {"cpu_mhz", NULL};
+
 int main(int argc, char **argv)
 {
     double mhz, cycle_s;
     size_t i;
     int attempt;
-    hwp_init(argc, argv, "ops");
+    hwp_init(argc, argv, "ops", probe_inputs);
     mhz = hwp_input("cpu_mhz", 0.0);
     if (mhz <= 0.0)
         hwp_skip("needs cpu_mhz=MHZ from the clock probe");

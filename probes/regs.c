@@ -262,10 +262,16 @@ static void check_in_registers(void)
                  "(no optimisation?)");
 }
 
+/* Its inputs (hwp_init): the clock, and where the compiled kernels
+ * spill, which configure reads from their assembly (lib/spills.awk). */
+static const char *const probe_inputs[] = {
+    "cpu_mhz", "int_regs_spill_n", "fp32_regs_spill_n", "fp64_regs_spill_n",
+    "vec_regs_spill_n", NULL};
+
 int main(int argc, char **argv)
 {
     size_t i, found = 0;
-    hwp_init(argc, argv, "regs");
+    hwp_init(argc, argv, "regs", probe_inputs);
     add_family("int_regs", "int_regs_spill_n", int_kernels);
     add_family("fp32_regs", "fp32_regs_spill_n", fp32_kernels);
     add_family("fp64_regs", "fp64_regs_spill_n", fp64_kernels);

@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     int pinnable, n, threads, r;
     size_t total;
     double slice;
-    hwp_init(argc, argv, "sched");
+    hwp_init(argc, argv, "sched", NULL);
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     if (2 * n > HWU_MAX_CPUS)
         n = HWU_MAX_CPUS / 2;

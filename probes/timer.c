@@ -9,7 +9,7 @@
 int main(int argc, char **argv)
 {
     const struct hwp_timer *t;
-    hwp_init(argc, argv, "timer");
+    hwp_init(argc, argv, "timer", NULL);
     t = hwp_timer();
     hwp_log("resolution %.1f ns, overhead %.1f ns, t_min %.3f ms",
             t->resolution * 1e9, t->overhead * 1e9, t->t_min * 1e3);

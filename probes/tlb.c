@@ -271,6 +271,9 @@ static void emit(size_t page, size_t k, const double *entries,
             hwp_absent(key[j], "the TLB's share steps only once");
 }
 
+/* Its input (hwp_init): L1D's line, the chains' step within a page. */
+static const char *const probe_inputs[] = {"l1d_line_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     static struct tlb b;
@@ -279,7 +282,7 @@ int main(int argc, char **argv)
     const char *why = "the TLB's share never steps: no TLB level overflows "
                       "within 16384 pages";
 
-    hwp_init(argc, argv, "tlb");
+    hwp_init(argc, argv, "tlb", probe_inputs);
     b.line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     b.page = hwm_os_page();
     if (b.line < sizeof(void *) || b.page % b.line != 0)

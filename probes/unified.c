@@ -220,6 +220,11 @@ static int test_levels(size_t first, size_t n, double *best)
     return sweep_tests(first, n, best);
 }
 
+/* Its inputs (hwp_init): the line, and the levels whose sharing with
+ * code it tests. */
+static const char *const probe_inputs[] = {
+    "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     static const char *const inputs[NLEVELS] = {"l2_effective_bytes",
@@ -230,7 +235,7 @@ int main(int argc, char **argv)
     size_t i, nlevels = 0;
     int unified_below = 0;
     uint64_t seed = 0x5eed0ca11ULL;
-    hwp_init(argc, argv, "unified");
+    hwp_init(argc, argv, "unified", probe_inputs);
     hwp_quiet(); /* it times a shared level under contention */
     page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 0.0);

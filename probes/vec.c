@@ -21,7 +21,7 @@
 #if !defined(__GNUC__)
 int main(int argc, char **argv)
 {
-    hwp_init(argc, argv, "vec");
+    hwp_init(argc, argv, "vec", NULL);
     hwp_skip("the compiler has no GNU vector extensions");
 }
 #else
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
     double r16;
     size_t w;
     int full = 16;
-    hwp_init(argc, argv, "vec");
+    hwp_init(argc, argv, "vec", NULL);
 #if !defined(__OPTIMIZE__)
     /* Unoptimised, every vector goes through memory: the widths compare
      * load and store costs, not arithmetic. */

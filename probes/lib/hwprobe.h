@@ -12,6 +12,7 @@
  *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
  *   -r FILE      replay: analyse the curves of a dump instead of timing
  *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64)
+ *   -i           alone: print the inputs the probe declares, one a line
  * HWPROBE_INJECT (crash, hang, garbage, absent, busy) in the environment
  * makes the probe misbehave on purpose, for configure's fallback tests.
  * The whole contract, and how to add a probe: docs/probes.md.
@@ -49,11 +50,17 @@
 
 /* ---- options, output, exit ------------------------------------------- */
 
-/* Parse the options above; exits 2 on a bad option.  Starts the budget clock. */
-void hwp_init(int argc, char **argv, const char *probe_name);
+/* Parse the options above; exits 2 on a bad option.  Starts the budget
+ * clock.  probe_inputs lists, NULL-terminated (or is NULL: none), every
+ * input the probe reads with hwp_input, besides the timer's that the
+ * library reads (timer_resolution_ns, timer_overhead_ns). */
+void hwp_init(int argc, char **argv, const char *probe_name,
+              const char *const *probe_inputs);
 
 /* An input passed as NAME=VALUE; dflt when absent.  A malformed value is
- * a usage error (exit 2): an earlier probe's garbage must not propagate. */
+ * a usage error (exit 2): an earlier probe's garbage must not propagate.
+ * NAME must be one the probe declared to hwp_init: any other aborts, a
+ * bug in the probe. */
 double hwp_input(const char *name, double dflt);
 
 int hwp_verbose(void);

@@ -4,6 +4,7 @@
 #include "sim.h"
 #include "cpus.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,14 +23,20 @@ static char recorded[MAX_LINE]; /* the replayed dump's command line */
 static int inject_garbage, inject_absent;
 static const char *inputs[MAX_INPUTS];
 static int n_inputs;
+static const char *const *declared; /* the probe's own, from hwp_init */
+
+/* Inputs the library reads for every probe (lib/timer.c): the timer
+ * probe's answer, which saves each later probe a calibration. */
+static const char *const library_inputs[] = {"timer_resolution_ns",
+                                             "timer_overhead_ns", NULL};
 
 volatile uint64_t hwp_sink;
 
 static void usage(void)
 {
     fprintf(stderr, "usage: %s [-b SECONDS] [-v] [-d FILE | -r FILE] "
-            "[NAME=VALUE...]\n",
-            probe_name);
+            "[NAME=VALUE...]\n       %s -i\n",
+            probe_name, probe_name);
     exit(2);
 }
 
@@ -99,6 +106,44 @@ static int is_input(const char *tok)
     return end != eq + 1 && *end == '\0';
 }
 
+/* Whether NAME, of len bytes, is an input this probe reads. */
+static int is_declared(const char *name, size_t len)
+{
+    const char *const *list[2];
+    int l, i;
+    list[0] = library_inputs;
+    list[1] = declared;
+    for (l = 0; l < 2; l++)
+        for (i = 0; list[l] != NULL && list[l][i] != NULL; i++)
+            if (strlen(list[l][i]) == len
+                && strncmp(list[l][i], name, len) == 0)
+                return 1;
+    return 0;
+}
+
+/* The declared inputs, separated by sep: for -i. */
+static void print_declared(FILE *f, const char *sep)
+{
+    const char *const *list[2];
+    const char *s = "";
+    int l, i;
+    list[0] = declared;
+    list[1] = library_inputs;
+    for (l = 0; l < 2; l++)
+        for (i = 0; list[l] != NULL && list[l][i] != NULL; i++) {
+            fprintf(f, "%s%s", s, list[l][i]);
+            s = sep;
+        }
+}
+
+/* Whether the whole of text is a finite number, put in *v. */
+static int is_number(const char *text, double *v)
+{
+    char *end;
+    *v = strtod(text, &end);
+    return end != text && *end == '\0' && isfinite(*v);
+}
+
 /* The recorded command line's NAME=VALUE words join the inputs, after
  * this command line's own, so that "probe -r FILE" needs no arguments and
  * "probe -r FILE cpu_mhz=3000" asks what another clock would have said. */
@@ -127,10 +172,19 @@ static void dump_header(int argc, char **argv)
     fputc('\n', dump_file);
 }
 
-void hwp_init(int argc, char **argv, const char *name)
+void hwp_init(int argc, char **argv, const char *name,
+              const char *const *probe_inputs)
 {
     int i;
     probe_name = name;
+    declared = probe_inputs;
+    /* -i alone lists the inputs, for configure to pass only those; it
+     * comes before the simulator and the clock, since it measures nothing. */
+    if (argc == 2 && strcmp(argv[1], "-i") == 0) {
+        print_declared(stdout, "\n");
+        fputc('\n', stdout);
+        exit(fflush(stdout) == 0 ? 0 : 1);
+    }
     hwsim_start(name);
     started = hwp_now();
     hwu_load_start(&load_since_init);
@@ -196,11 +250,17 @@ double hwp_input(const char *name, double dflt)
 {
     size_t len = strlen(name);
     int i;
+    /* A name the probe did not declare would read as absent forever:
+     * a bug in the probe, to be found the first time the line runs. */
+    if (!is_declared(name, len)) {
+        fprintf(stderr, "%s: hwp_input(\"%s\"): not an input the probe "
+                "declares (hwp_init)\n", probe_name, name);
+        abort();
+    }
     for (i = 0; i < n_inputs; i++) {
         if (strncmp(inputs[i], name, len) == 0 && inputs[i][len] == '=') {
-            char *end;
-            double v = strtod(inputs[i] + len + 1, &end);
-            if (end == inputs[i] + len + 1 || *end != '\0' || !(v > 0.0)) {
+            double v;
+            if (!is_number(inputs[i] + len + 1, &v) || !(v > 0.0)) {
                 fprintf(stderr, "%s: bad input %s\n", probe_name, inputs[i]);
                 exit(2);
             }
