@@ -426,13 +426,9 @@ _HW_VALUE([HW_MEM_COPY_BANDWIDTH_MBPS], [bandwidth], [int], [1], [100000000], [n
   [memory], [streaming copy bandwidth from memory of one thread])dnl
 _HW_VALUE([HW_MEM_COPY_BANDWIDTH_ALL_MBPS], [bandwidth], [int], [1], [100000000], [none], [MB/s],
   [memory], [streaming copy bandwidth from memory of all usable CPUs])dnl
-hw_bw_args=
-AS_CASE([${hw_kind_llc_effective_bytes-}:${hw_cv_llc_effective_bytes-none}],
-  [fallback:*|*:none], [],
-  [hw_bw_args="llc_effective_bytes=$hw_cv_llc_effective_bytes"])
 dnl bandwidth: streams over four times the last-level cache, at least
 dnl 256 MiB and at most 1 GiB.
-_HW_RUN([bandwidth], [1], [$hw_bw_args], [$HW_PTHREAD])
+_HW_RUN([bandwidth], [1], [], [$HW_PTHREAD])
 dnl The time a thread runs before the scheduler gives its CPU to another
 dnl runnable thread (BlackjackBench 3.6): the most common gap in the clock
 dnl readings of two threads sharing a CPU.

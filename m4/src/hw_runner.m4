@@ -10,7 +10,7 @@
 #                    value (hw_fn_settle): preset or cached, else
 #                    measured, installed or fallback, validated; the
 #                    hw_fn_* shell functions follow it;
-#   _HW_EXPORT       passes a value on to the later probes;
+#   _HW_EXPORT       passes a value on to the later probes that read it;
 #   _HW_FINISH       writes the header from templates/hwparams.h.in,
 #                    one _HW_BLOCK per value, and hwparams.pc's variables.
 # _HW_INIT, which chooses the mode and records the machine, comes last.
@@ -275,7 +275,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   AS_ECHO_N(["running probe $hw_probe${hw_probe_stripped:+ (built without $hw_probe_stripped)}... "]) >&AS_MESSAGE_FD
   rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err
   hw_t0=`hw_fn_now`
-  AS_IF([hw_fn_build_probe $hw_probe], [hw_fn_probe_exec "$[@]"])
+  AS_IF([hw_fn_build_probe $hw_probe && hw_fn_probe_inputs $hw_probe],
+    [hw_fn_probe_exec "$[@]"])
   # A probe of a shared resource withholds what it timed while other
   # programs kept a CPU busy (hwp_quiet); a neighbour of a moment (a
   # parallel build) may be gone, so it measures once more.
@@ -298,6 +299,28 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   for hw_key in $hw_unexplained; do
     AC_MSG_WARN([probe $hw_probe printed no $hw_key and gave no reason; using its fallback])
   done])
+AS_REQUIRE_SHELL_FN([hw_fn_probe_inputs],
+  [AS_FUNCTION_DESCRIBE([hw_fn_probe_inputs], [PROBE],
+    [Set hw_inputs to the NAME=VALUE words PROBE declares (PROBE -i) of
+     those passed on ($hw_probe_inputs) and of its compiled code
+     (PROBE.code); fail with a reason in hw_why.])],
+[# Only the inputs the probe reads, so it is asked which it reads
+  # (-i): its compiled table is the one declaration, read back as
+  # the compiler built it, with no sed parsing C, from the probe in the
+  # build directory, VPATH or not.  A cross build runs no probe, so it
+  # needs no list.
+  AS_IF([hw_declared=`$hw_probe_dir/$[1]$ac_exeext -i 2>&AS_MESSAGE_LOG_FD`],
+    [],
+    [hw_why="does not list its inputs (-i, see config.log)"
+     return 1])
+  hw_declared=" "`echo $hw_declared`" "
+  hw_code=
+  test -f $hw_probe_dir/$[1].code && hw_code=`cat $hw_probe_dir/$[1].code`
+  hw_inputs=
+  for hw_word in $hw_probe_inputs $hw_code; do
+    AS_CASE([$hw_declared], [*" ${hw_word%%=*} "*],
+      [hw_inputs="$hw_inputs $hw_word"])
+  done])
 AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_probe_exec], [ARGS...],
     [Run the built $hw_probe, parse its output or set hw_why.])],
@@ -316,14 +339,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   # The probe stops itself at its budget; the kill is for a probe that
   # hangs, with room for a loaded machine.
   hw_limit=`expr $hw_budget \* 3 + 2`
-  # Inputs read from the probe's own compiled code, where it has some.
-  hw_code=
-  test -f $hw_probe_dir/$hw_probe.code && hw_code=`cat $hw_probe_dir/$hw_probe.code`
-  AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt $hw_probe_inputs $hw_code $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
+  AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt$hw_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
   hw_t=`hw_fn_now`
   HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
     $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
-    $hw_probe_inputs $hw_code "$[@]" >$hw_out 2>$hw_err
+    $hw_inputs "$[@]" >$hw_out 2>$hw_err
   hw_status=$?
   hw_fn_log_time run $hw_probe $hw_t
   # Faults of the output itself, which the runner must catch: a key left
@@ -449,11 +469,15 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
 
 # _HW_EXPORT(KEY)
 # ---------------
-# Pass KEY's settled value to every later probe as KEY=VALUE, so that no
-# probe measures again what an earlier one already found.  A fallback is
-# not passed on: a probe that calibrates itself does better than a guess.
+# Pass KEY's settled value as KEY=VALUE to each later probe that declares
+# it (hw_fn_probe_inputs), so that no probe measures again what an earlier
+# one already found.  A fallback is not passed on: a probe that calibrates
+# itself does better than a guess.  Once a key: a probe refuses an input
+# given twice.
 m4_define([_HW_EXPORT],
-[AS_CASE([$hw_kind_$1:$hw_cv_$1], [fallback:*|*:none], [],
+[m4_ifdef([_HW_EXPORTED_$1], [m4_fatal([_HW_EXPORT: $1 is passed on twice])])dnl
+m4_define([_HW_EXPORTED_$1])dnl
+AS_CASE([$hw_kind_$1:$hw_cv_$1], [fallback:*|*:none], [],
   [hw_probe_inputs="$hw_probe_inputs $1=$hw_cv_$1"])])
 
 # _HW_FINISH(HEADER)
