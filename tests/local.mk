@@ -36,7 +36,7 @@ shell_tests = \
 	tests/header.test tests/embedded.test tests/downstream.test \
 	tests/presets.test tests/faults.test tests/cache.test tests/cross.test \
 	tests/clock.test tests/machine.test tests/measured.test tests/serial.test \
-	tests/keys.test tests/values.test tests/tsan.test
+	tests/keys.test tests/inputs.test tests/values.test tests/tsan.test
 TESTS += $(shell_tests)
 EXTRA_DIST += $(shell_tests)
 

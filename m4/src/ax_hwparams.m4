@@ -82,7 +82,8 @@
 #   value left out without a reason), PROBE:extra adds a key nobody
 #   asked for (noted in config.log, not used) and PROBE:busy makes a probe
 #   of a shared resource find the machine busy, so that it is run again
-#   and its values fall back, labelled with why.
+#   and its values fall back, labelled with why; PROBE:input passes it an
+#   input it does not read, which it refuses, and its values fall back.
 #
 #   This file is self-contained: the probe sources and the header template
 #   are embedded, so a project that copies it into its m4 directory (or

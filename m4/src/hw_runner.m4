@@ -304,8 +304,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_inputs],
     [Set hw_inputs to the NAME=VALUE words PROBE declares (PROBE -i) of
      those passed on ($hw_probe_inputs) and of its compiled code
      (PROBE.code); fail with a reason in hw_why.])],
-[# Only the inputs the probe reads, so it is asked which it reads
-  # (-i): its compiled table is the one declaration, read back as
+[# The probe refuses an input it does not read, so it is asked which it
+  # reads (-i): its compiled table is the one declaration, read back as
   # the compiler built it, with no sed parsing C, from the probe in the
   # build directory, VPATH or not.  A cross build runs no probe, so it
   # needs no list.
@@ -320,7 +320,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_inputs],
   for hw_word in $hw_probe_inputs $hw_code; do
     AS_CASE([$hw_declared], [*" ${hw_word%%=*} "*],
       [hw_inputs="$hw_inputs $hw_word"])
-  done])
+  done
+  # PROBE:input, for the fault tests: an input the probe does not read,
+  # which it must refuse (exit 2) and configure report.
+  AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:input "*],
+    [hw_inputs="$hw_inputs injected_input=1"])])
 AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_probe_exec], [ARGS...],
     [Run the built $hw_probe, parse its output or set hw_why.])],
@@ -357,6 +361,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   AS_CASE([$hw_status],
     [0], [hw_fn_parse_output],
     [77], [hw_why="cannot measure here: `sed -n '$s/^[[^:]]*: cannot measure here: //p' $hw_err`"],
+    [2], [hw_why="refused its arguments: `sed -n '$s/^[[^:]]*: //p' $hw_err`"],
     [124|137], [hw_why="hung, killed after $hw_limit s"],
     [12[[89]]|1[[3-9]][[0-9]]|2[[0-9]][[0-9]]],
       [hw_why="crashed (signal `expr $hw_status - 128`, see config.log)"],

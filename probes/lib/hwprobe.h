@@ -11,7 +11,8 @@
  *   -v           verbose: progress and intermediate results on stderr
  *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
  *   -r FILE      replay: analyse the curves of a dump instead of timing
- *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64)
+ *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64),
+ *                only those the probe declares (hwp_init)
  *   -i           alone: print the inputs the probe declares, one a line
  * HWPROBE_INJECT (crash, hang, garbage, absent, busy) in the environment
  * makes the probe misbehave on purpose, for configure's fallback tests.
@@ -53,14 +54,16 @@
 /* Parse the options above; exits 2 on a bad option.  Starts the budget
  * clock.  probe_inputs lists, NULL-terminated (or is NULL: none), every
  * input the probe reads with hwp_input, besides the timer's that the
- * library reads (timer_resolution_ns, timer_overhead_ns). */
+ * library reads (timer_resolution_ns, timer_overhead_ns).  A NAME=VALUE
+ * whose name is not listed, whose value is not a positive number, or
+ * given twice, is a usage error (exit 2) naming it: a misspelt input
+ * must not measure with the default, nor an earlier probe's garbage
+ * propagate. */
 void hwp_init(int argc, char **argv, const char *probe_name,
               const char *const *probe_inputs);
 
-/* An input passed as NAME=VALUE; dflt when absent.  A malformed value is
- * a usage error (exit 2): an earlier probe's garbage must not propagate.
- * NAME must be one the probe declared to hwp_init: any other aborts, a
- * bug in the probe. */
+/* An input passed as NAME=VALUE; dflt when absent.  NAME must be one the
+ * probe declared to hwp_init: any other aborts, a bug in the probe. */
 double hwp_input(const char *name, double dflt);
 
 int hwp_verbose(void);
@@ -84,7 +87,8 @@ void hwp_dump_comment(const char *text);
  * the title and the first point belong to the section; the empty title
  * matches any comment, hence the first curve of the file.  In replay, the
  * inputs of the recorded command line count as given (hwp_input), after
- * those of this one. */
+ * those of this one; those the probe does not declare are ignored (an
+ * older dump carries every value configure had found). */
 int hwp_replaying(void);
 size_t hwp_replay(const char *title, size_t k, double *x, double *y,
                   size_t max);

@@ -121,7 +121,8 @@ static int is_declared(const char *name, size_t len)
     return 0;
 }
 
-/* The declared inputs, separated by sep: for -i. */
+/* The declared inputs, separated by sep: for -i, and for the message
+ * that refuses an input, so that a misspelling shows beside its fix. */
 static void print_declared(FILE *f, const char *sep)
 {
     const char *const *list[2];
@@ -144,9 +145,47 @@ static int is_number(const char *text, double *v)
     return end != text && *end == '\0' && isfinite(*v);
 }
 
+/* Refuse, before anything is timed, a NAME=VALUE of this command line
+ * whose name the probe does not read (a misspelling would otherwise
+ * measure with the default, silently), whose value is not a number, or
+ * that is given twice (which one would count?).  Exit 2, a usage error:
+ * configure reports it as a failure, not as "cannot measure here". */
+static void check_inputs(void)
+{
+    int i, j;
+    for (i = 0; i < n_inputs; i++) {
+        const char *tok = inputs[i], *eq = strchr(tok, '=');
+        size_t len = (size_t)(eq - tok);
+        double v;
+        if (!is_declared(tok, len)) {
+            fprintf(stderr, "%s: unknown input %.*s (this probe reads: ",
+                    probe_name, (int)len, tok);
+            print_declared(stderr, ", ");
+            fputs(")\n", stderr);
+            exit(2);
+        }
+        /* Positive, since every input is a size, a count, a time or
+         * a rate: a zero is an earlier probe's failure passed on. */
+        if (!is_number(eq + 1, &v) || !(v > 0.0)) {
+            fprintf(stderr, "%s: input %s is not a %snumber\n", probe_name,
+                    tok, is_number(eq + 1, &v) ? "positive " : "");
+            exit(2);
+        }
+        for (j = 0; j < i; j++)
+            if (strncmp(inputs[j], tok, len + 1) == 0) {
+                fprintf(stderr, "%s: input %.*s is given twice\n",
+                        probe_name, (int)len, tok);
+                exit(2);
+            }
+    }
+}
+
 /* The recorded command line's NAME=VALUE words join the inputs, after
  * this command line's own, so that "probe -r FILE" needs no arguments and
- * "probe -r FILE cpu_mhz=3000" asks what another clock would have said. */
+ * "probe -r FILE cpu_mhz=3000" asks what another clock would have said.
+ * A recorded name this probe does not read is left out, with a note under
+ * -v: dumps made before probes declared their inputs carry every value
+ * configure had found so far, and a replay must still read them. */
 static void recorded_inputs(void)
 {
     char *tok;
@@ -154,9 +193,15 @@ static void recorded_inputs(void)
         || strncmp(recorded, "# probes/", 9) != 0)
         return;
     for (tok = strtok(recorded + 2, " \t\n"); tok != NULL;
-         tok = strtok(NULL, " \t\n"))
-        if (is_input(tok) && n_inputs < MAX_INPUTS)
+         tok = strtok(NULL, " \t\n")) {
+        if (!is_input(tok) || n_inputs >= MAX_INPUTS)
+            continue;
+        if (is_declared(tok, (size_t)(strchr(tok, '=') - tok)))
             inputs[n_inputs++] = tok;
+        else
+            hwp_log("replay: the dump's %s is not an input of this probe; "
+                    "ignored", tok);
+    }
 }
 
 /* The dump opens with the command line: the inputs a replay needs. */
@@ -192,6 +237,7 @@ void hwp_init(int argc, char **argv, const char *name,
         parse_option(argc, argv, &i);
     if (dump_file != NULL && replay_file != NULL)
         usage();
+    check_inputs();
     if (dump_file != NULL)
         dump_header(argc, argv);
     if (replay_file != NULL)
