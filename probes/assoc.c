@@ -174,6 +174,9 @@ static const char *const probe_inputs[] = {
     "l1d_line_bytes", "l1d_effective_bytes", "l2_effective_bytes",
     "l3_effective_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {"l2_assoc", "l3_assoc", NULL};
+
 int main(int argc, char **argv)
 {
     double l1, l2, l3, hit2, hit3;
@@ -182,7 +185,7 @@ int main(int argc, char **argv)
     static char reason[160];
     int huge;
 
-    hwp_init(argc, argv, "assoc", probe_inputs);
+    hwp_init(argc, argv, "assoc", probe_inputs, probe_keys);
     hwp_quiet(); /* the L3 is shared */
     page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);

@@ -100,6 +100,12 @@ static size_t footprint_words(void)
 /* Its input (hwp_init): the last level, which the streams must overflow. */
 static const char *const probe_inputs[] = {"llc_effective_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "mem_bandwidth_mbps", "mem_bandwidth_all_mbps", "mem_write_bandwidth_mbps",
+    "mem_write_bandwidth_all_mbps", "mem_copy_bandwidth_mbps",
+    "mem_copy_bandwidth_all_mbps", NULL};
+
 int main(int argc, char **argv)
 {
     static int cpus[HWU_MAX_CPUS];
@@ -108,7 +114,7 @@ int main(int argc, char **argv)
     int pinnable, n, round, all, op;
     const int *where;
     char key[64];
-    hwp_init(argc, argv, "bandwidth", probe_inputs);
+    hwp_init(argc, argv, "bandwidth", probe_inputs, probe_keys);
     hwp_quiet(); /* memory and the other CPUs are what it measures */
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     where = pinnable ? cpus : NULL;

@@ -427,6 +427,13 @@ static size_t measure(struct bench *b, struct hwh_curves *c,
 static const char *const probe_inputs[] = {
     "cpu_mhz", "l1d_bytes", "l1d_line_bytes", "max_mib", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "cache_levels", "l1d_effective_bytes", "l2_effective_bytes",
+    "l2_latency_cycles", "l3_effective_bytes", "l3_latency_cycles",
+    "l4_effective_bytes", "l4_latency_cycles", "llc_effective_bytes",
+    "mem_latency_cycles", "mem_latency_ns", NULL};
+
 int main(int argc, char **argv)
 {
     static struct bench b;
@@ -436,7 +443,7 @@ int main(int argc, char **argv)
     size_t readings;
     const char *why = NULL;
 
-    hwp_init(argc, argv, "caches", probe_inputs);
+    hwp_init(argc, argv, "caches", probe_inputs, probe_keys);
     /* A neighbour's load moves the edge of every level it shares and
      * makes levels of its own (a fourth under a memory hog). */
     hwp_quiet();

@@ -154,6 +154,10 @@ static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
     }
 }
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "cpus", "cores", "smt", "fp_contexts", "mem_contexts", NULL};
+
 int main(int argc, char **argv)
 {
     static int cpus[HWU_MAX_CPUS];
@@ -162,7 +166,7 @@ int main(int argc, char **argv)
     int pinnable, n, k, m, contexts[KINDS], smt;
     char note[64];
     uint64_t seed = 1;
-    hwp_init(argc, argv, "cores", NULL);
+    hwp_init(argc, argv, "cores", NULL, probe_keys);
     hwp_quiet(); /* it counts CPUs by how they slow one another */
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     hwp_log("%d usable CPUs (quota %.2f)", n, hwu_cpu_quota());

@@ -176,12 +176,15 @@ static size_t measure(double *x, double *y)
     return npoints;
 }
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {"l1i_effective_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     double x[MAX_POINTS], y[MAX_POINTS];
     size_t npoints, last = 0;
     long step;
-    hwp_init(argc, argv, "icache", NULL);
+    hwp_init(argc, argv, "icache", NULL, probe_keys);
     /* Dumps before the title line have the curve as their first block. */
     if (!hwp_replaying())
         npoints = measure(x, y);

@@ -221,13 +221,16 @@ static const char *const probe_inputs[] = {
     "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes",
     "llc_effective_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {"l2_inclusive", "l3_inclusive", NULL};
+
 int main(int argc, char **argv)
 {
     double l2, l3, llc;
     size_t span2, span3 = 0;
     int v2;
 
-    hwp_init(argc, argv, "inclusion", probe_inputs);
+    hwp_init(argc, argv, "inclusion", probe_inputs, probe_keys);
     hwp_quiet(); /* the L3 is shared */
 #if !defined(__GNUC__)
     hwp_skip("no way to prefetch into the L2 with this compiler");

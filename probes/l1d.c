@@ -188,11 +188,15 @@ static size_t replay(size_t *t, size_t *line)
 /* Its input (hwp_init): the clock, to give the latency in cycles. */
 static const char *const probe_inputs[] = {"cpu_mhz", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "l1d_bytes", "l1d_assoc", "l1d_line_bytes", "l1d_latency_cycles", NULL};
+
 int main(int argc, char **argv)
 {
     double mhz;
     size_t assoc, t = 0, line;
-    hwp_init(argc, argv, "l1d", probe_inputs);
+    hwp_init(argc, argv, "l1d", probe_inputs, probe_keys);
     mhz = hwp_input("cpu_mhz", 0.0);
     assoc = hwp_replaying() ? replay(&t, &line) : measure(&t, &line);
     if (assoc == 0) {

@@ -282,6 +282,10 @@ static const char *const probe_inputs[] = {
     "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes",
     "l4_effective_bytes", "llc_effective_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "l2_line_bytes", "l3_line_bytes", "l4_line_bytes", NULL};
+
 int main(int argc, char **argv)
 {
     static struct pairs p;
@@ -290,7 +294,7 @@ int main(int argc, char **argv)
     char why[160];
     int l2, l3, l4;
 
-    hwp_init(argc, argv, "lines", probe_inputs);
+    hwp_init(argc, argv, "lines", probe_inputs, probe_keys);
     l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
     l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
     l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;

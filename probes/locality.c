@@ -579,11 +579,16 @@ static const char *const probe_inputs[] = {
     "l1d_effective_bytes", "l2_effective_bytes", "l3_effective_bytes",
     "llc_effective_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "l2_shared_cpus", "l3_shared_cpus", "locality_domains", "locality_ratio",
+    NULL};
+
 int main(int argc, char **argv)
 {
     static struct locality x;
     int pinnable;
-    hwp_init(argc, argv, "locality", probe_inputs);
+    hwp_init(argc, argv, "locality", probe_inputs, probe_keys);
     hwp_quiet(); /* it times every pair of CPUs */
     x.page = hwm_os_page();
     choose_footprints(&x);

@@ -232,12 +232,32 @@ static int is_fused(const struct op *fma, const struct op *mul,
 /* Its input (hwp_init): the clock, for latencies in cycles. */
 static const char *const probe_inputs[] = {"cpu_mhz", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for:
+ * OP_latency_cycles, OP_per_cycle and OP_in_flight of each operation,
+ * then whether there is an FMA and an FPU. */
+static const char *const probe_keys[] = {
+    "iadd32_latency_cycles", "iadd32_per_cycle", "iadd32_in_flight",
+    "imul32_latency_cycles", "imul32_per_cycle", "imul32_in_flight",
+    "idiv32_latency_cycles", "idiv32_per_cycle", "idiv32_in_flight",
+    "iadd64_latency_cycles", "iadd64_per_cycle", "iadd64_in_flight",
+    "imul64_latency_cycles", "imul64_per_cycle", "imul64_in_flight",
+    "idiv64_latency_cycles", "idiv64_per_cycle", "idiv64_in_flight",
+    "fadd32_latency_cycles", "fadd32_per_cycle", "fadd32_in_flight",
+    "fmul32_latency_cycles", "fmul32_per_cycle", "fmul32_in_flight",
+    "fdiv32_latency_cycles", "fdiv32_per_cycle", "fdiv32_in_flight",
+    "fma32_latency_cycles", "fma32_per_cycle", "fma32_in_flight",
+    "fadd64_latency_cycles", "fadd64_per_cycle", "fadd64_in_flight",
+    "fmul64_latency_cycles", "fmul64_per_cycle", "fmul64_in_flight",
+    "fdiv64_latency_cycles", "fdiv64_per_cycle", "fdiv64_in_flight",
+    "fma64_latency_cycles", "fma64_per_cycle", "fma64_in_flight", "has_fma",
+    "has_fpu", NULL};
+
 int main(int argc, char **argv)
 {
     double mhz, cycle_s;
     size_t i;
     int attempt;
-    hwp_init(argc, argv, "ops", probe_inputs);
+    hwp_init(argc, argv, "ops", probe_inputs, probe_keys);
     mhz = hwp_input("cpu_mhz", 0.0);
     if (mhz <= 0.0)
         hwp_skip("needs cpu_mhz=MHZ from the clock probe");

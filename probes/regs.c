@@ -268,10 +268,14 @@ static const char *const probe_inputs[] = {
     "cpu_mhz", "int_regs_spill_n", "fp32_regs_spill_n", "fp64_regs_spill_n",
     "vec_regs_spill_n", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "int_regs", "fp32_regs", "fp64_regs", "vec_regs", NULL};
+
 int main(int argc, char **argv)
 {
     size_t i, found = 0;
-    hwp_init(argc, argv, "regs", probe_inputs);
+    hwp_init(argc, argv, "regs", probe_inputs, probe_keys);
     add_family("int_regs", "int_regs_spill_n", int_kernels);
     add_family("fp32_regs", "fp32_regs_spill_n", fp32_kernels);
     add_family("fp64_regs", "fp64_regs_spill_n", fp64_kernels);

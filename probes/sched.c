@@ -64,6 +64,9 @@ static size_t gather(struct watch *w, int threads)
     return total;
 }
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {"sched_slice_us", NULL};
+
 int main(int argc, char **argv)
 {
     static int cpus[HWU_MAX_CPUS], pair[HWU_MAX_CPUS];
@@ -72,7 +75,7 @@ int main(int argc, char **argv)
     int pinnable, n, threads, r;
     size_t total;
     double slice;
-    hwp_init(argc, argv, "sched", NULL);
+    hwp_init(argc, argv, "sched", NULL, probe_keys);
     n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
     if (2 * n > HWU_MAX_CPUS)
         n = HWU_MAX_CPUS / 2;

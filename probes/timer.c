@@ -6,10 +6,14 @@
 
 #include <stdio.h>
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "timer_resolution_ns", "timer_overhead_ns", NULL};
+
 int main(int argc, char **argv)
 {
     const struct hwp_timer *t;
-    hwp_init(argc, argv, "timer", NULL);
+    hwp_init(argc, argv, "timer", NULL, probe_keys);
     t = hwp_timer();
     hwp_log("resolution %.1f ns, overhead %.1f ns, t_min %.3f ms",
             t->resolution * 1e9, t->overhead * 1e9, t->t_min * 1e3);

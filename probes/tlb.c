@@ -274,6 +274,10 @@ static void emit(size_t page, size_t k, const double *entries,
 /* Its input (hwp_init): L1D's line, the chains' step within a page. */
 static const char *const probe_inputs[] = {"l1d_line_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {
+    "page_bytes", "tlb_levels", "tlb1_entries", "tlb2_entries", NULL};
+
 int main(int argc, char **argv)
 {
     static struct tlb b;
@@ -282,7 +286,7 @@ int main(int argc, char **argv)
     const char *why = "the TLB's share never steps: no TLB level overflows "
                       "within 16384 pages";
 
-    hwp_init(argc, argv, "tlb", probe_inputs);
+    hwp_init(argc, argv, "tlb", probe_inputs, probe_keys);
     b.line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     b.page = hwm_os_page();
     if (b.line < sizeof(void *) || b.page % b.line != 0)

@@ -225,6 +225,9 @@ static int test_levels(size_t first, size_t n, double *best)
 static const char *const probe_inputs[] = {
     "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes", NULL};
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {"l2_unified", "l3_unified", NULL};
+
 int main(int argc, char **argv)
 {
     static const char *const inputs[NLEVELS] = {"l2_effective_bytes",
@@ -235,7 +238,7 @@ int main(int argc, char **argv)
     size_t i, nlevels = 0;
     int unified_below = 0;
     uint64_t seed = 0x5eed0ca11ULL;
-    hwp_init(argc, argv, "unified", probe_inputs);
+    hwp_init(argc, argv, "unified", probe_inputs, probe_keys);
     hwp_quiet(); /* it times a shared level under contention */
     page = hwm_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 0.0);

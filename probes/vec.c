@@ -18,10 +18,13 @@
 
 #include <stdio.h>
 
+/* The keys it prints (hwp_init), each a value configure asks it for. */
+static const char *const probe_keys[] = {"vec_bytes", NULL};
+
 #if !defined(__GNUC__)
 int main(int argc, char **argv)
 {
-    hwp_init(argc, argv, "vec", NULL);
+    hwp_init(argc, argv, "vec", NULL, probe_keys);
     hwp_skip("the compiler has no GNU vector extensions");
 }
 #else
@@ -111,7 +114,7 @@ int main(int argc, char **argv)
     double r16;
     size_t w;
     int full = 16;
-    hwp_init(argc, argv, "vec", NULL);
+    hwp_init(argc, argv, "vec", NULL, probe_keys);
 #if !defined(__OPTIMIZE__)
     /* Unoptimised, every vector goes through memory: the widths compare
      * load and store costs, not arithmetic. */

@@ -14,6 +14,7 @@
  *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64),
  *                only those the probe declares (hwp_init)
  *   -i           alone: print the inputs the probe declares, one a line
+ *   -k           alone: print the keys the probe declares, one a line
  * HWPROBE_INJECT (crash, hang, garbage, absent, busy) in the environment
  * makes the probe misbehave on purpose, for configure's fallback tests.
  * The whole contract, and how to add a probe: docs/probes.md.
@@ -58,9 +59,11 @@
  * whose name is not listed, whose value is not a positive number, or
  * given twice, is a usage error (exit 2) naming it: a misspelt input
  * must not measure with the default, nor an earlier probe's garbage
- * propagate. */
+ * propagate.  probe_keys lists, NULL-terminated, every key it may print,
+ * withhold or annotate (hwp_emit_*, hwp_absent, hwp_note): any other
+ * aborts, a bug in the probe. */
 void hwp_init(int argc, char **argv, const char *probe_name,
-              const char *const *probe_inputs);
+              const char *const *probe_inputs, const char *const *probe_keys);
 
 /* An input passed as NAME=VALUE; dflt when absent.  NAME must be one the
  * probe declared to hwp_init: any other aborts, a bug in the probe. */

@@ -24,6 +24,7 @@ static int inject_garbage, inject_absent;
 static const char *inputs[MAX_INPUTS];
 static int n_inputs;
 static const char *const *declared; /* the probe's own, from hwp_init */
+static const char *const *keys;     /* the keys it prints, from hwp_init */
 
 /* Inputs the library reads for every probe (lib/timer.c): the timer
  * probe's answer, which saves each later probe a calibration. */
@@ -35,7 +36,7 @@ volatile uint64_t hwp_sink;
 static void usage(void)
 {
     fprintf(stderr, "usage: %s [-b SECONDS] [-v] [-d FILE | -r FILE] "
-            "[NAME=VALUE...]\n       %s -i\n",
+            "[NAME=VALUE...]\n       %s -i | -k\n",
             probe_name, probe_name);
     exit(2);
 }
@@ -218,16 +219,23 @@ static void dump_header(int argc, char **argv)
 }
 
 void hwp_init(int argc, char **argv, const char *name,
-              const char *const *probe_inputs)
+              const char *const *probe_inputs, const char *const *probe_keys)
 {
     int i;
     probe_name = name;
     declared = probe_inputs;
-    /* -i alone lists the inputs, for configure to pass only those; it
-     * comes before the simulator and the clock, since it measures nothing. */
+    keys = probe_keys;
+    /* -i alone lists the inputs, for configure to pass only those, and
+     * -k the keys, for the tests; before the simulator and the clock,
+     * since neither measures anything. */
     if (argc == 2 && strcmp(argv[1], "-i") == 0) {
         print_declared(stdout, "\n");
         fputc('\n', stdout);
+        exit(fflush(stdout) == 0 ? 0 : 1);
+    }
+    if (argc == 2 && strcmp(argv[1], "-k") == 0) {
+        for (i = 0; keys != NULL && keys[i] != NULL; i++)
+            puts(keys[i]);
         exit(fflush(stdout) == 0 ? 0 : 1);
     }
     hwsim_start(name);
@@ -342,9 +350,24 @@ void hwp_dump_comment(const char *text)
         fprintf(dump_file, "# %s\n", text);
 }
 
+/* A key the probe did not declare would be dropped by configure, or a
+ * key built at run time be misspelt: a bug in the probe, found the
+ * first time the line runs. */
+static void check_key(const char *key)
+{
+    int i;
+    for (i = 0; keys != NULL && keys[i] != NULL; i++)
+        if (strcmp(keys[i], key) == 0)
+            return;
+    fprintf(stderr, "%s: key %s: not one the probe declares (hwp_init)\n",
+            probe_name, key);
+    abort();
+}
+
 void hwp_emit_int(const char *key, long long value)
 {
     const char *busy = quiet ? neighbours() : NULL;
+    check_key(key);
     if (busy != NULL)
         hwp_absent(key, busy);
     else if (inject_absent)
@@ -358,6 +381,7 @@ void hwp_emit_int(const char *key, long long value)
 void hwp_emit_dec(const char *key, double value)
 {
     const char *busy = quiet ? neighbours() : NULL;
+    check_key(key);
     if (busy != NULL)
         hwp_absent(key, busy);
     else if (inject_absent)
@@ -370,11 +394,13 @@ void hwp_emit_dec(const char *key, double value)
 
 void hwp_absent(const char *key, const char *reason)
 {
+    check_key(key);
     fprintf(stderr, "%s: no %s: %s\n", probe_name, key, reason);
 }
 
 void hwp_note(const char *key, const char *text)
 {
+    check_key(key);
     fprintf(stderr, "%s: note %s: %s\n", probe_name, key, text);
 }
 
