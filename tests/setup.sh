@@ -41,6 +41,16 @@ header_inputs() {
   done
 }
 
+# declared PROBE WORD...: those of the NAME=VALUE words that PROBE reads
+# (PROBE -i), since a probe refuses any other.
+declared() {
+  d_reads=" $("$1" -i | tr '\n' ' ') "
+  shift
+  for d_word; do
+    case $d_reads in *" ${d_word%%=*} "*) printf ' %s' "$d_word" ;; esac
+  done
+}
+
 # header_line DIR MACRO: the comment line above MACRO's definition.
 header_comment() {
   grep -B1 "^#ifndef $2\$" "$1/hwparams.h" | sed 1q
