@@ -4,41 +4,9 @@
  * times kernels with the sampling discipline below, analyses the curve with
  * the pure routines of analysis.h, prints "key=value" lines with hwp_emit_*()
  * and returns hwp_finish().  Exit status: 0 measured, 77 cannot measure here
- * (reason on stderr), anything else failure.
- *
- * Options every probe understands:
- *   -b SECONDS   time budget (default 2); the sampling loops stop when spent
- *   -v           verbose: progress and intermediate results on stderr
- *   -d FILE      dump the raw curve ("x y" lines, '#' comments) to FILE
- *   -r FILE      replay: analyse the curves of a dump instead of timing
- *   NAME=VALUE   inputs from earlier probes (cpu_mhz=3000, l1d_line_bytes=64),
- *                only those the probe declares (hwp_init)
- *   -i           alone: print the inputs the probe declares, one a line
- *   -k           alone: print the keys the probe declares, one a line
- * HWPROBE_INJECT (crash, hang, garbage, absent, busy) in the environment
- * makes the probe misbehave on purpose, for configure's fallback tests.
- * The whole contract, and how to add a probe: docs/probes.md.
- *
- * The library's modules, each with its own prefix:
- *   hwp_ hwprobe.h   options, output, timer, sampling (probe.c, timer.c,
- *                    sample.c)
- *   hwa_ analysis.h  curve analysis: fits, step detectors, QT clustering
- *   hwc_ chain.h     pointer-chase reference strings
- *   hwm_ memory.h    buffers, and the loops that stream through them
- *   hwl_ levels.h    cache and TLB levels from a latency curve
- *   hwtlb_ tlbcost.h the TLB's share of a chain's time, from alias chains
- *   hwh_ hierarchy.h the caches probe's analysis: levels, sizes, latencies
- *   hwx_ conflict.h  X-Ray's conflict search and its analysis
- *   hwb_ backinval.h the verdict of the back-invalidation test
- *   hwk_ kernel.h    kernels of the CPU-core probes (ops_kernel.h,
- *                    regs_kernel.h expand them)
- *   hwu_ cpus.h      the CPUs a probe may use; contexts, mode
- *   hwt_ team.h      threads run together, hand-offs between them
- *   hwe_ code.h      instruction footprints made at run time
- *   hwn_ contention.h  the unified-cache test's verdict
- *   hwq_ cliques.h   cliques of CPUs by bandwidth (locality probe)
- *   hwsim_ sim.h     the simulated machine under the probes (HWPARAMS_SIMULATE,
- *                    docs/simulator.md)
+ * (reason on stderr), 2 bad usage or input, anything else failure.  The
+ * options (-b -v -d -r -i -k, NAME=VALUE inputs), the whole contract and
+ * the library's modules, one prefix each, are in docs/probes.md.
  */
 #ifndef HWPROBE_H
 #define HWPROBE_H
