@@ -2,17 +2,13 @@
  * as this compiler with these flags allocates them (X-Ray 3.5,
  * BlackjackBench 3.5).
  *
- * For n = 4..36 live variables (nvars[]), time the kernel of lib/regs_kernel.h and
- * take the cost per operation.  While every variable has a register the
- * cost stays flat (or falls, as more independent pairs fill the pipelines);
- * the first spill adds a store and a reload, to the instructions (scalar
- * kernels) or to a chain's latency (vector kernel), and the cost rises.
- * The answer is the largest n before that rise, by X-Ray's "slower than
- * the flat start by more than epsilon" test (lib/kernel.h).
- *
- * The compiler decides what is live and where it lives, so the count
- * follows the flags: -fno-omit-frame-pointer takes one integer register,
- * -march=native may double the vector registers.
+ * For n = 4..36 live variables (nvars[]), time lib/regs_kernel.h's
+ * kernel per operation: flat (or falling) while every variable has a
+ * register, rising at the first spill's store and reload.  The answer is
+ * the largest n before the rise, by X-Ray's epsilon test (lib/kernel.h).
+ * The compiler decides what lives where, so the count follows the flags:
+ * -fno-omit-frame-pointer takes an integer register, -march=native may
+ * double the vector ones.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"

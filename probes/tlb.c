@@ -1,20 +1,15 @@
 /* tlb.c - the data TLB: how many levels it has, how many pages each level
  * holds, and the page it translates (Sandoval 2.2.3; BlackjackBench 3.2).
  *
- * Levels: a chain through one line of each of n pages pays for its TLB
- * misses and for its lines; the alias chains (tlbcost.h) time the first
- * alone.  Their share over n, four points an octave, steps where each
- * level overflows, and levels.h reads the steps as it reads the caches'.
- * A core whose TLB misses cost more when the lines miss the L1 too steps
- * again where the chain's lines overflow the L1; so the same share is
- * timed with two loads a page, twice the lines (Sandoval's T(2,k)): a
- * TLB's step is at the same count of pages in both, a cache's at half.
- *
- * Page: a TLB's page is never smaller than the OS's; whether it is larger
- * (pages the hardware merges) is timed.  Pairs of loads a page apart, as
- * many pairs as the first level three-quarters holds, run at the first
- * level's speed while each pair shares one entry, and at the second's
- * when it takes two.
+ * Levels: alias chains (tlbcost.h) time the TLB misses of a chain through
+ * one line of each of n pages, which step where each level overflows
+ * (levels.h reads them as it reads the caches').  A core whose misses cost
+ * more when the lines miss the L1 too steps again where those lines
+ * overflow it, so the share is also timed with two lines a page
+ * (Sandoval's T(2,k)): a TLB's step stays at the same page count, a
+ * cache's halves.  Page: never smaller than the OS's; a larger one (pages
+ * the hardware merges) shows as pairs of loads a page apart running at
+ * the first level's speed while each pair shares one entry.
  */
 #include "lib/hwprobe.h"
 #include "lib/chain.h"

@@ -1,25 +1,17 @@
 /* unified.c - which cache levels hold both instructions and data
  * (Sandoval 3.3, the U-CACHE test).
  *
- * For each data-cache level whose effective size f the memory probes
- * found, two footprints of f bytes: code (calls to copies of one small
- * function, one per line; lib/code.h) and data (a random pointer chain,
- * lib/chain.h).  Each alone fits the level; interleaved a page at a time,
- * so that neither settles into the cache while the other waits, they make
- * 2f.  If the level is unified they compete and slow down as much as one
- * footprint slows from f to 2f; if the level holds only data, the code
- * lives elsewhere and nothing slows (lib/contention.h has the verdict).
- *
- * Both footprints are walked a page at a time, all lines of a page in a
- * random order and pages in a random order (Sandoval's cache-only string),
- * so TLB misses are amortised and no prefetcher can follow.  The L1 is
- * not tested: every current core splits it, and at its edge (f near the
- * L1D) the two footprints can contend through what the L1s share below
- * them; a false "unified" there would make every level above it
- * unified.
- *
- * Inputs: l1d_line_bytes and l2_/l3_effective_bytes.  A level whose size
- * is missing is not tested; without the line size nothing is. */
+ * For each level whose effective size f the memory probes found, a code
+ * footprint (lib/code.h) and a data chain (lib/chain.h) of f bytes each,
+ * interleaved a page at a time so neither settles while the other waits:
+ * a unified level slows as one footprint does from f to 2f, a data-only
+ * level not at all (lib/contention.h has the verdict).  Lines and pages
+ * go in random orders, so no prefetcher follows and TLB misses amortise.
+ * The L1 is not tested: every current core splits it, and near its size
+ * the two footprints contend through what lies below, which would make
+ * every level above "unified".  Inputs: l1d_line_bytes and the
+ * l2_/l3_effective_bytes; a level without its size is not tested.
+ */
 #include "lib/chain.h"
 #include "lib/code.h"
 #include "lib/contention.h"
