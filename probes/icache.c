@@ -81,7 +81,7 @@ static kernel_fn const kernel[NKERNELS] = {T64(0) T64(1) T16(2, 0) T16(2, 1)};
 #define JUMP_SPREADS 5.0
 #define JUMP_CONFIRM 3
 #define SPREAD_FLOOR 0.005
-/* Share of the time budget spent sweeping (configure gives 1 s). */
+/* Share of the time budget spent sweeping (configure gives 0.4 s). */
 #define SWEEP_SHARE 0.8
 
 static volatile uint64_t v_seed;

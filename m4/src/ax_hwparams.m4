@@ -127,7 +127,7 @@ _HW_FINISH(m4_default([$1], [hwparams.h]))
 # Time and memory (the one place these are kept; docs/configure.md
 # points here): each probe stops itself at its budget, the second
 # argument of its _HW_RUN, in seconds; all of them together take about
-# 15 s on the 2-core KVM guests we measure on (the budget is 20 s:
+# 6 s on the 2-core KVM guests we measure on (the budget is 20 s:
 # tests/budget.sh, make budget).  The probes run one at a time, so
 # configure needs the memory of the largest only, given in the comment
 # above each _HW_RUN.  A probe all of whose values are preset does not
@@ -441,9 +441,10 @@ dnl The largest instruction footprint before fetching slows (Sandoval
 dnl 3.2): the L1I, or a decoded-op cache where that overflows first.
 _HW_VALUE([HW_L1I_EFFECTIVE_BYTES], [icache], [int], [1024], [16777216], [none], [bytes],
   [caches], [largest straight-line code footprint before instruction fetch slows (the decoded-op cache where there is one, else the L1I)])dnl
-dnl icache: about 120 KB of generated code; debugging information for it
-dnl would only cost compile time, so GCC-compatible compilers get -g0.
-_HW_RUN([icache], [1], [], [$hw_icache_flags])
+dnl icache: about 120 KB of generated code, built at -O1 (hw_runner.m4).
+dnl Its sweeps take 20-30 ms each; the dozen that 0.4 s pays for keep the
+dnl minimum of each point through a neighbour's burst.
+_HW_RUN([icache], [0.4])
 dnl Which of the data-cache levels the memory probes found also hold
 dnl instructions (Sandoval 3.3): code and data footprints that each fit
 dnl the level, interleaved, slow down only if they compete for it.  Needs

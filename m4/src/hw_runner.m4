@@ -59,7 +59,7 @@ m4_define([_HW_KEY], [m4_tolower(m4_bpatsubst([$1], [^HW_]))])
 # _HW_RUN(PROBE, BUDGET, [ARGS], [BUILD-FLAGS])
 # ---------------------------------------------
 # Run probes/PROBE.c for the values declared with it, giving it BUDGET
-# (whole) seconds and extra ARGS, unless every one is already known; then
+# seconds (a decimal, as 0.4) and extra ARGS, unless every one is already known; then
 # settle each.  BUILD-FLAGS are added to this probe's compile-and-link
 # command only (e.g. the thread flag), since every probe is linked with
 # the whole library.
@@ -162,9 +162,9 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   # The object compiled ahead (hw_fn_build_lib) serves unless this build
   # changes what is compiled: a fault injected, a macro defined.
   AS_CASE([$hw_inject_flags:$hw_probe_flags],
-    [:|:-pthread|:-lpthread|:-g0],
+    [:|:-pthread|:-lpthread],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
-  hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
+  hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags $[1]` $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
   hw_t=`hw_fn_now`
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1],
@@ -172,6 +172,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
      return 0])
   hw_why="does not build with $CC $hw_probe_cflags (see config.log)"
   return 1])
+AS_REQUIRE_SHELL_FN([hw_fn_opt_flags],
+  [AS_FUNCTION_DESCRIBE([hw_fn_opt_flags], [PROBE],
+    [Print the flags PROBE (or the library, "all") is compiled with after
+     the project's: the optimisation level its timed code is written for.])],
+[AS_CASE([$[1]],
+    [regs|regs.c|ops|ops.c|vec|vec.c], [echo "$hw_keep_opt_flags"],
+    [icache|icache.c], [echo "$hw_icache_flags"],
+    [echo "$hw_opt_flags"])])
 AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
     [Write the embedded probe sources, compile the probe library once,
@@ -193,7 +201,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   # fails them all.
   # The library is one translation unit (its files' includes, with the
   # feature macros of any of them first): compiling each file cost a
-  # compiler's start-up twenty times over.
+  # compiler's start-up twenty times over.  It leaves out the simulator
+  # (lib/sim.c's stubs), which only the build tree's probes need.
   {
     echo '/* The probe library as one translation unit (configure). */'
     echo '@%:@if defined(__linux__)'
@@ -201,6 +210,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     echo '@%:@endif'
     echo '@%:@define _POSIX_C_SOURCE 200809L'
     echo '@%:@define _DEFAULT_SOURCE 1'
+    echo '@%:@define HWPROBE_NO_SIM 1'
     for hw_src in $hw_probe_dir/lib/*.c; do
       echo "@%:@include \"${hw_src##*/}\""
     done
@@ -212,13 +222,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     (for hw_src in $hw_srcs; do
        mkdir "${hw_src%.c}.claim" 2>/dev/null || continue
        hw_t=`hw_fn_now`
-       hw_extra=
-       AS_CASE([$hw_src], [*/icache.c], [hw_extra=$hw_icache_flags])
+       hw_extra=`hw_fn_opt_flags ${hw_src##*/}`
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_extra -c -o ${hw_src%.c}.$ac_objext $hw_src"
        # The register probe by way of its assembly, which lib/spills.awk
        # reads for the spills its timings must see (PROBE.code: inputs).
        AS_CASE([$hw_src], [*/regs.c],
-         [hw_cmd="$CC $CPPFLAGS $hw_probe_cflags -S -o ${hw_src%.c}.s $hw_src && $CC $CPPFLAGS $hw_probe_cflags -c -o ${hw_src%.c}.$ac_objext ${hw_src%.c}.s && $AWK -f $hw_probe_dir/lib/spills.awk ${hw_src%.c}.s >${hw_src%.c}.code"])
+         [hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_extra -S -o ${hw_src%.c}.s $hw_src && $CC $CPPFLAGS $hw_probe_cflags $hw_extra -c -o ${hw_src%.c}.$ac_objext ${hw_src%.c}.s && $AWK -f $hw_probe_dir/lib/spills.awk ${hw_src%.c}.s >${hw_src%.c}.code"])
        AS_ECHO(["$as_me: $hw_cmd"]) >${hw_src%.c}.log
        eval "$hw_cmd" >>${hw_src%.c}.log 2>&1 || rm -f "${hw_src%.c}.$ac_objext"
        hw_src=${hw_src##*/}
@@ -342,7 +351,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   hw_out=$hw_dump.out hw_err=$hw_dump.err
   # The probe stops itself at its budget; the kill is for a probe that
   # hangs, with room for a loaded machine.
-  hw_limit=`expr $hw_budget \* 3 + 2`
+  hw_limit=${hw_budget%%.*}
+  AS_VAR_ARITH([hw_limit], [$hw_limit \* 3 + 5])
   AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt$hw_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
   hw_t=`hw_fn_now`
   HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
@@ -493,10 +503,13 @@ AS_CASE([$hw_kind_$1:$hw_cv_$1], [fallback:*|*:none], [],
 m4_define([_HW_FINISH],
 [hw_params_measured=1 hw_n_measured=0 hw_n_preset=0 hw_n_installed=0
 hw_n_fallback=0
-m4_foreach_w([_hw_key], m4_defn([_HW_KEYS]),
-[AS_CASE([$hw_kind_[]_hw_key], [measured], [], [hw_params_measured=0])
-eval "hw_n_$hw_kind_[]_hw_key=\`expr \$hw_n_$hw_kind_[]_hw_key + 1\`"
-])dnl
+# Counted in the shell: an expr a value cost configure a tenth of a second.
+for hw_key in m4_normalize(m4_defn([_HW_KEYS])); do
+  eval "hw_kind=\$hw_kind_$hw_key"
+  AS_CASE([$hw_kind], [measured], [], [hw_params_measured=0])
+  AS_VAR_COPY([hw_n], [hw_n_$hw_kind])
+  AS_VAR_ARITH([hw_n_$hw_kind], [$hw_n + 1])
+done
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
 rm -rf $hw_probe_dir
@@ -662,10 +675,18 @@ _HW_MACHINE
 AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
 AC_SUBST([HW_LIBM])
+# A probe times the machine, so it is built at the optimisation level its
+# timed code is written for, whatever the project's own -O: a chain walked
+# at -O0 keeps its pointer on the stack and times a store-forward too.
+# regs, ops and vec measure what these CFLAGS make of code (registers,
+# fused multiply-adds, vector widths), so they keep the project's -O.
+# icache's straight-line kernels come out the same at -O1, in half the
+# compile time.  No probe needs debugging information (-g0 changes no
+# instruction and saves a sixth of the compile time).
+AS_IF([test "x$GCC" = xyes],
+  [hw_opt_flags="-O2 -g0" hw_icache_flags="-O1 -g0" hw_keep_opt_flags=-g0],
+  [hw_opt_flags= hw_icache_flags= hw_keep_opt_flags=])
 _HW_PROBE_FLAGS
-# icache's 120 KB of generated code compiles twice as fast without
-# debugging information, which no one reads.
-AS_IF([test "x$GCC" = xyes], [hw_icache_flags=-g0], [hw_icache_flags=])
 hw_probe_dir=conftest.hwp
 # Kept after configure (make distclean removes it), unlike conftest.hwp.
 hw_dump_dir=hwparams-dumps
@@ -707,7 +728,7 @@ for hw_flag in $LDFLAGS; do
 done
 AS_IF([test "$hw_mode" = measure],
   [AC_MSG_CHECKING([which flags the probes are built with])
-   AC_MSG_RESULT([$CC $CPPFLAGS $hw_probe_cflags${hw_probe_stripped:+ (not $hw_probe_stripped: instrumented code times the instrument, not the machine)}])])
+   AC_MSG_RESULT([$CC $CPPFLAGS $hw_probe_cflags${hw_opt_flags:+ $hw_opt_flags (regs, ops, vec: ${hw_keep_opt_flags:-as they are}; icache: $hw_icache_flags)}${hw_probe_stripped:+ (not $hw_probe_stripped: instrumented code times the instrument, not the machine)}])])
 ])
 
 # _HW_MACHINE
