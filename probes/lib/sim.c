@@ -14,6 +14,8 @@
 
 int hwsim_on;
 
+#ifndef HWPROBE_NO_SIM
+
 #define EMPTY UINT64_MAX
 #define MAX_LEVELS HWSIM_MAX_LEVELS
 /* Sets of more ways than this (fully associative TLBs) are searched
@@ -1054,3 +1056,48 @@ void hwsim_start(const char *probe)
     hwsim_on = 1;
     fprintf(stderr, "%s: simulated: %s (%s)\n", probe, m.name, file);
 }
+
+#else
+/* configure's probes never simulate, and the model is a sixth of the
+ * library's compile time: configure builds them with these stubs. */
+void hwsim_start(const char *probe)
+{
+    const char *file = getenv("HWPARAMS_SIMULATE");
+    if (file != NULL && *file != '\0') {
+        fprintf(stderr, "%s: HWPARAMS_SIMULATE: built without the simulator "
+                "(configure's build); use the build tree's probes\n", probe);
+        exit(2);
+    }
+}
+int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
+                size_t errlen)
+{
+    (void)file;
+    (void)m;
+    snprintf(err, errlen, "built without the simulator");
+    return -1;
+}
+double hwsim_now(void) { return 0.0; }
+void hwsim_chase(void ***p, size_t n) { (void)p; (void)n; }
+void hwsim_stream(const void *p, size_t bytes, size_t step)
+{
+    (void)p;
+    (void)bytes;
+    (void)step;
+}
+void hwsim_prefetch_l2(const void *p) { (void)p; }
+void hwsim_cycles(double n) { (void)n; }
+size_t hwsim_page(void) { return 0; }
+void hwsim_map(const void *base, size_t bytes)
+{
+    (void)base;
+    (void)bytes;
+}
+void hwsim_unmap(const void *base) { (void)base; }
+void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes)
+{
+    (void)sparse;
+    (void)pool;
+    (void)pool_bytes;
+}
+#endif
