@@ -19,7 +19,14 @@
 /* Longer than a clock reading, an interrupt or a VM exit, far shorter than
  * any slice (BlackjackBench uses 20 us): a gap this long is a deschedule. */
 #define THRESHOLD 100e-6
+/* The threads watch for DURATION at most, and stop together once they
+ * have ENOUGH_RUNS between them (a mode among them stands out), but not
+ * before MIN_DURATION: slices of 3-6 ms, as Linux gives two threads a CPU,
+ * reach that in a tenth of a second, and the longest we know (24 ms)
+ * reach MIN_RUNS by DURATION. */
 #define DURATION 0.25
+#define MIN_DURATION 0.05
+#define ENOUGH_RUNS 48
 #define MAX_RUNS 4096
 /* Runs within 25% of each other are the same slice. */
 #define SAME_SLICE 0.25
@@ -28,6 +35,7 @@
 struct watch {
     double *run;   /* MAX_RUNS per thread */
     int *count;
+    int runs;      /* all threads' runs so far (atomic) */
 };
 
 /* Read the clock for DURATION; record each run between two gaps. */
@@ -37,12 +45,16 @@ static uint64_t watch_clock(void *arg, int rank)
     double *run = w->run + (size_t)rank * MAX_RUNS;
     double t0 = hwp_now(), ts = t0, te = t0, resumed = -1.0;
     int n = 0;
-    while (te - t0 < DURATION) {
+    while (te - t0 < DURATION
+           && (te - t0 < MIN_DURATION
+               || __atomic_load_n(&w->runs, __ATOMIC_RELAXED) < ENOUGH_RUNS)) {
         te = hwp_now();
         if (te - ts > THRESHOLD) {
             hwp_dump(0.0, (te - ts) * 1e6); /* the gap, for the record */
-            if (resumed >= 0.0 && n < MAX_RUNS)
+            if (resumed >= 0.0 && n < MAX_RUNS) {
                 run[n++] = ts - resumed;
+                __atomic_add_fetch(&w->runs, 1, __ATOMIC_RELAXED);
+            }
             resumed = te;
         }
         ts = te;
@@ -84,6 +96,7 @@ int main(int argc, char **argv)
         pair[r] = cpus[r / 2];
     w.run = malloc((size_t)threads * MAX_RUNS * sizeof *w.run);
     w.count = calloc((size_t)threads, sizeof *w.count);
+    w.runs = 0;
     if (w.run == NULL || w.count == NULL)
         hwp_skip("out of memory");
     if (hwt_run(&team, threads, pinnable ? pair : NULL, watch_clock, &w) != 0)
