@@ -24,7 +24,7 @@
  * the steps between widen as c grows. */
 static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
 /* Seconds the sweeps span (lib/kernel.h). */
-#define SPAN 0.4
+#define SPAN 0.25
 #define NCHAINS (sizeof chains / sizeof chains[0])
 
 #define OPS_SET(t)                                                            \

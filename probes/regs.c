@@ -21,7 +21,7 @@
  * the machines we measured costs 10% to 100%. */
 #define RISE 0.05
 /* Seconds the sweeps span (lib/kernel.h). */
-#define SPAN 0.4
+#define SPAN 0.25
 /* Variables in registers: the four-variable integer kernel runs two pairs
  * of one-cycle additions, half a cycle per addition.  Three times that
  * means they live in memory (no optimisation): no register count then. */
