@@ -127,21 +127,23 @@ static inline double hwt_span(const struct hwt_team *t, int n)
 
 /* Memory first touched by a thread on CPU cpu, so that on a NUMA machine
  * its pages live in that CPU's node (first touch, as BlackjackBench
- * places them): hwm_alloc(bytes, align, 1) run there. */
+ * places them): hwm_alloc(bytes, align, hugepage) run there. */
 struct hwt_placement {
     char *base;
     size_t bytes, align;
+    int hugepage;
 };
 
 static inline uint64_t hwt_place_work(void *arg, int rank)
 {
     struct hwt_placement *p = arg;
     (void)rank;
-    p->base = hwm_alloc(p->bytes, p->align, 1);
+    p->base = hwm_alloc(p->bytes, p->align, p->hugepage);
     return 0;
 }
 
-static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align)
+static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align,
+                                 int hugepage)
 {
     static struct hwt_team team;
     struct hwt_placement p;
@@ -149,6 +151,7 @@ static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align)
     p.base = NULL;
     p.bytes = bytes;
     p.align = align;
+    p.hugepage = hugepage;
     if (hwt_run(&team, 1, &cpu, hwt_place_work, &p) != 0
         || p.base == NULL)
         hwp_skip("cannot create threads");
