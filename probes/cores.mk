@@ -42,3 +42,11 @@ cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
 	tests/locality.test
 TESTS += $(cores_tests)
 EXTRA_DIST += $(cores_tests)
+
+# Kinds of CPU on fake sysfs trees, and a probe pinned to the fastest.
+check_PROGRAMS += tests/kinds
+tests_kinds_SOURCES = tests/kinds.c
+tests_kinds_CPPFLAGS = -I$(srcdir)/probes/lib
+tests_kinds_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
+TESTS += tests/hybrid.test
+EXTRA_DIST += tests/hybrid.test

@@ -523,6 +523,7 @@ _HW_SUMMARY
 AS_IF([test -d "$hw_dump_dir"],
   [hw_dump_path=`pwd`/$hw_dump_dir
    AC_MSG_NOTICE([hwparams: each probe's output and raw curve are in $hw_dump_path (attach them to a bug report)])])])
+_HW_CPU_KINDS
 _HW_RENDER_HEADER
 _HW_PC_VARIABLES
 AC_CONFIG_COMMANDS([$1],
@@ -750,6 +751,28 @@ AS_CASE([$hw_mode],
   [portable], [hw_machine_note="; nothing measured (portable mode)"],
   [cross], [hw_machine_note="; nothing measured (cross-compiling for $host)"],
   [hw_machine_note=])
+])
+
+# _HW_CPU_KINDS
+# -------------
+# On a hybrid machine each probe pins itself to the fastest kind's first
+# CPU and says so on stderr (hwu_pin_fastest, probes/lib/cpus.c): the
+# header's machine comment repeats the first such line of this run's
+# probes.  A -C run that measured nothing keeps the cached line, if the
+# cache is this machine's; a machine of one kind gets no line.
+m4_define([_HW_CPU_KINDS],
+[AS_IF([test "$hw_mode" != measure], [hw_cv_cpu_kinds=],
+  [test -n "$hw_probes_run"],
+  [hw_cv_cpu_kinds=
+   for hw_probe in $hw_probes_run; do
+     test -f $hw_dump_dir/$hw_probe.err &&
+       hw_cv_cpu_kinds=`sed -n 's/^[[a-z0-9_]]*: \(hybrid: .*\)/\1/p' $hw_dump_dir/$hw_probe.err | sed 1q`
+     test -n "$hw_cv_cpu_kinds" && break
+   done],
+  [test "x$hw_cached_machine" != "x$hw_cv_machine"], [hw_cv_cpu_kinds=])
+AS_IF([test -n "${hw_cv_cpu_kinds-}"],
+  [hw_machine_note="$hw_machine_note; $hw_cv_cpu_kinds"
+   AC_MSG_NOTICE([hwparams: $hw_cv_cpu_kinds])])
 ])
 
 # _HW_INSTALLED_INIT

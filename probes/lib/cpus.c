@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "sim.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,11 +193,43 @@ static int affinity_cpus(int *ids, int max)
 #endif
 }
 
+/* Set by hwu_pin_fastest: the CPU it pinned the probe to, and the mask
+ * the process started with, which hwu_usable_cpus gives back. */
+static int pinned_cpu = -1;
+#if defined(__linux__) && defined(CPU_SETSIZE)
+static cpu_set_t mask_at_start;
+static int mask_saved;
+#endif
+
+/* Rotate ids[0..n-1] so that it starts at cpu, when cpu is among them:
+ * neighbours stay neighbours (SMT siblings, clusters), and what a probe
+ * does on its first CPU it does on the fastest kind. */
+static void start_at(int *ids, int n, int cpu)
+{
+    int tmp[HWU_MAX_CPUS], j, i;
+    for (j = 0; j < n && ids[j] != cpu; j++)
+        ;
+    if (j == 0 || j == n || n > HWU_MAX_CPUS)
+        return;
+    for (i = 0; i < n; i++)
+        tmp[i] = ids[(i + j) % n];
+    memcpy(ids, tmp, (size_t)n * sizeof *ids);
+}
+
 int hwu_usable_cpus(int *ids, int max, int *pinnable)
 {
-    int n = affinity_cpus(ids, max), i;
+    int n, i;
     double quota = hwu_cpu_quota();
+#if defined(__linux__) && defined(CPU_SETSIZE)
+    /* Threads the probe lets the OS place inherit this thread's mask. */
+    if (mask_saved && sched_setaffinity(0, sizeof mask_at_start,
+                                        &mask_at_start) == 0)
+        mask_saved = 0;
+#endif
+    n = affinity_cpus(ids, max);
     *pinnable = n > 0;
+    if (pinned_cpu >= 0)
+        start_at(ids, n, pinned_cpu);
     if (n == 0) {
         /* No affinity call: all online CPUs are allowed to us. */
         long online = 1;
@@ -225,6 +258,187 @@ int hwu_pin(int id)
     (void)id;
     return -1;
 #endif
+}
+
+/* ---- kinds of CPU ----------------------------------------------------- */
+
+/* Append to the string in buf, within size. */
+static void kinds_append(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    if (len + 1 < size)
+        vsnprintf(buf + len, size - len, fmt, ap);
+    va_end(ap);
+}
+
+/* Mark the CPUs of a sysfs CPU list ("0-7,16") in mark[]; -1 when the
+ * file is missing or not such a list. */
+static int kinds_read_list(const char *path, unsigned char *mark)
+{
+    char line[4096], *p = line, *end;
+    if (read_line(path, line, sizeof line) != 0)
+        return -1;
+    while (*p != '\0' && *p != '\n') {
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p)
+            return -1;
+        if (*end == '-') {
+            p = end + 1;
+            b = strtol(p, &end, 10);
+            if (end == p)
+                return -1;
+        }
+        for (; a <= b; a++)
+            if (a >= 0 && a < HWU_MAX_CPUS)
+                mark[a] = 1;
+        p = end + (*end == ',');
+    }
+    return 0;
+}
+
+/* Intel hybrid: the kernel's PMU devices cpu_core (P) and cpu_atom (E) each
+ * list their CPUs.  kind[i] is 0 or 1 for ids[i], -1 for neither; returns
+ * 2 when both kinds are among ids, else 0. */
+static int kinds_intel(const char *root, const int *ids, int n, int *kind,
+                       char label[][32])
+{
+    unsigned char core[HWU_MAX_CPUS] = {0}, atom[HWU_MAX_CPUS] = {0};
+    char path[4096];
+    int i, seen[2] = {0, 0};
+    snprintf(path, sizeof path, "%s/devices/cpu_core/cpus", root);
+    if (kinds_read_list(path, core) != 0)
+        return 0;
+    snprintf(path, sizeof path, "%s/devices/cpu_atom/cpus", root);
+    if (kinds_read_list(path, atom) != 0)
+        return 0;
+    for (i = 0; i < n; i++) {
+        int id = ids[i];
+        kind[i] = id < 0 || id >= HWU_MAX_CPUS ? -1
+                  : core[id] ? 0 : atom[id] ? 1 : -1;
+        if (kind[i] >= 0)
+            seen[kind[i]] = 1;
+    }
+    snprintf(label[0], 32, "P cores");
+    snprintf(label[1], 32, "E cores");
+    return seen[0] && seen[1] ? 2 : 0;
+}
+
+struct kinds_value {
+    long v;
+    int i;
+};
+
+static int kinds_faster(const void *a, const void *b)
+{
+    const struct kinds_value *x = a, *y = b;
+    return (y->v > x->v) - (y->v < x->v);
+}
+
+/* A number per CPU, in the file leaf of each CPU's sysfs directory
+ * (cpu_capacity, cpufreq/cpuinfo_max_freq).  Sorted fastest first, a CPU whose number is under
+ * 90% of the next faster one's starts a new kind: Intel's favoured cores
+ * (Turbo Boost Max 3.0) run a few percent faster than the rest of one
+ * kind, while big and little cores differ by a third or more.  Each kind is
+ * labelled with its top value over div, between pre and post.  Returns the number of
+ * kinds when there are several and every CPU says, else 0. */
+static int kinds_by_value(const char *root, const char *leaf, const char *pre,
+                          const char *post, long div, const int *ids,
+                          int n, int *kind, char label[][32])
+{
+    struct kinds_value *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    char path[4096], line[64];
+    int i, k = 0;
+    for (i = 0; v != NULL && i < n; i++) {
+        snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/%s", root,
+                 ids[i], leaf);
+        if (read_line(path, line, sizeof line) != 0
+            || sscanf(line, "%ld", &v[i].v) != 1 || v[i].v <= 0)
+            break;
+        v[i].i = i;
+    }
+    if (v == NULL || i < n || n < 2) {
+        free(v);
+        return 0;
+    }
+    qsort(v, (size_t)n, sizeof *v, kinds_faster);
+    for (i = 0; i < n; i++) {
+        if (i == 0 || (k < HWU_MAX_KINDS && v[i].v < 0.9 * v[i - 1].v))
+            snprintf(label[k++], 32, "%s%ld%s", pre, v[i].v / div, post);
+        kind[v[i].i] = k - 1;
+    }
+    free(v);
+    return k > 1 ? k : 0;
+}
+
+void hwu_cpu_kinds(const char *root, const int *ids, int n,
+                   struct hwu_kinds *k)
+{
+    int kind[HWU_MAX_CPUS], c, i, first;
+    char label[HWU_MAX_KINDS][32];
+    k->n = 1;
+    k->cpu = -1;
+    k->text[0] = '\0';
+    if (n > HWU_MAX_CPUS)
+        n = HWU_MAX_CPUS;
+    /* Intel's own lists first: the E cores' max frequency may equal or
+     * even pass a P core's, and capacity is not always given on x86. */
+    k->n = kinds_intel(root, ids, n, kind, label);
+    if (k->n == 0)
+        k->n = kinds_by_value(root, "cpu_capacity", "capacity ", "", 1, ids,
+                              n, kind, label);
+    if (k->n == 0)
+        k->n = kinds_by_value(root, "cpufreq/cpuinfo_max_freq", "", " MHz",
+                              1000, ids, n, kind, label);
+    if (k->n == 0) {
+        k->n = 1;
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (kind[i] == 0 && (k->cpu < 0 || ids[i] < k->cpu))
+            k->cpu = ids[i];
+    kinds_append(k->text, sizeof k->text,
+                 "hybrid: measured on CPU %d of the fastest kind (", k->cpu);
+    for (c = 0; c < k->n; c++) {
+        kinds_append(k->text, sizeof k->text, "%s%s: ", c ? "; " : "",
+                     label[c]);
+        /* The kind's CPUs as ranges, "0-7" or "0,2,4-6". */
+        for (i = 0, first = 1; i < n; i++) {
+            int j = i;
+            if (kind[i] != c)
+                continue;
+            while (j + 1 < n && kind[j + 1] == c && ids[j + 1] == ids[j] + 1)
+                j++;
+            kinds_append(k->text, sizeof k->text, j > i ? "%s%d-%d" : "%s%d",
+                         first ? "" : ",", ids[i], ids[j]);
+            first = 0;
+            i = j;
+        }
+    }
+    kinds_append(k->text, sizeof k->text, ")");
+}
+
+const struct hwu_kinds *hwu_pin_fastest(void)
+{
+    static struct hwu_kinds k;
+    static int ids[HWU_MAX_CPUS];
+    const char *root = getenv("HWPARAMS_SYSFS");
+    int n = affinity_cpus(ids, HWU_MAX_CPUS);
+    hwu_cpu_kinds(root != NULL && *root != '\0' ? root : "/sys", ids, n, &k);
+    if (k.cpu < 0)
+        return &k;
+#if defined(__linux__) && defined(CPU_SETSIZE)
+    mask_saved = sched_getaffinity(0, sizeof mask_at_start,
+                                   &mask_at_start) == 0;
+#endif
+    if (hwu_pin(k.cpu) != 0) {
+        k.cpu = -1;
+        k.text[0] = '\0';
+        return &k;
+    }
+    pinned_cpu = k.cpu;
+    return &k;
 }
 
 /* ---- analysis (pure) ------------------------------------------------- */

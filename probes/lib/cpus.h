@@ -20,7 +20,10 @@
 /* The CPUs this process may run on: their ids in ids[0..max-1], ascending,
  * and their number, cut to the cgroup quota (rounded up) when one is set.
  * At least 1.  *pinnable is set to 1 when the ids can be passed to
- * hwu_pin(), 0 when the platform gave only a count. */
+ * hwu_pin(), 0 when the platform gave only a count.  After hwu_pin_fastest
+ * pinned the probe, the list starts at that CPU instead (ascending from
+ * it, wrapping round), and the calling thread may run on all of them
+ * again: a probe that asks for the CPUs uses several. */
 int hwu_usable_cpus(int *ids, int max, int *pinnable);
 
 /* The cgroup CPU quota as a number of CPUs (fractional), or 0 when there is
@@ -35,6 +38,31 @@ double hwu_parse_cpu_max(const char *text);
 /* Bind the calling thread to CPU id; returns 0 on success, -1 where the
  * platform cannot (the experiment then runs unpinned). */
 int hwu_pin(int id);
+
+/* Kinds of CPU on a hybrid machine (Intel P and E cores, Arm big.LITTLE),
+ * told apart by what sysfs says of topology: /sys/devices/cpu_core/cpus and
+ * cpu_atom/cpus, else cpuN/cpu_capacity, else cpuN/cpufreq/cpuinfo_max_freq
+ * (values within 10% of each other are one kind).  Never a cache size. */
+#define HWU_MAX_KINDS 8
+struct hwu_kinds {
+    int n;          /* kinds among the CPUs asked about, fastest first */
+    int cpu;        /* the lowest-numbered CPU of the fastest kind, or -1 */
+    char text[512]; /* "hybrid: measured on CPU 0 of the fastest kind (P
+                       cores: 0-7; E cores: 8-15)", or "" for one kind */
+};
+
+/* Sort the CPUs ids[0..n-1] into kinds by the sysfs tree under root ("/sys"
+ * on Linux; the tests give fake trees).  k->n is 1 and k->cpu -1 when they
+ * are of one kind or sysfs does not say. */
+void hwu_cpu_kinds(const char *root, const int *ids, int n,
+                   struct hwu_kinds *k);
+
+/* Pin the calling thread to the fastest kind's first CPU when the usable
+ * CPUs are of several kinds, so that single-CPU probes time that kind and
+ * not wherever the scheduler put them; hwp_init calls it.  The sysfs root
+ * is $HWPARAMS_SYSFS when set (tests), else /sys.  Returns what it found,
+ * with k->cpu -1 when it did not pin. */
+const struct hwu_kinds *hwu_pin_fastest(void);
 
 /* Other programs' work while a probe runs, from the OS's counters (Linux
  * /proc/stat): a neighbour streaming through a shared cache leaves a probe

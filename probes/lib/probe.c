@@ -218,6 +218,21 @@ static void dump_header(int argc, char **argv)
     fputc('\n', dump_file);
 }
 
+/* On a hybrid machine, time the fastest kind of CPU, and say which (the
+ * line configure puts in the header); a replay or a simulated machine
+ * times no CPU, so stays where it is. */
+static void pin_fastest(void)
+{
+    const struct hwu_kinds *k;
+    if (replay_file != NULL || hwsim_on)
+        return;
+    k = hwu_pin_fastest();
+    if (k->cpu >= 0)
+        fprintf(stderr, "%s: %s\n", probe_name, k->text);
+    else if (k->n > 1)
+        hwp_log("CPUs of %d kinds, but it could not pin itself to one", k->n);
+}
+
 void hwp_init(int argc, char **argv, const char *name,
               const char *const *probe_inputs, const char *const *probe_keys)
 {
@@ -246,6 +261,7 @@ void hwp_init(int argc, char **argv, const char *name,
     if (dump_file != NULL && replay_file != NULL)
         usage();
     check_inputs();
+    pin_fastest();
     if (dump_file != NULL)
         dump_header(argc, argv);
     if (replay_file != NULL)
