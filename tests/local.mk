@@ -6,9 +6,10 @@ AM_TESTS_ENVIRONMENT = \
 	CC='$(CC)'; CXX='$(CXX)'; CFLAGS='$(CFLAGS)'; CPPFLAGS='$(CPPFLAGS)'; \
 	MAKE='$(MAKE)'; AUTORECONF='$(AUTORECONF)'; PKG_CONFIG='$(PKG_CONFIG)'; \
 	CROSS_CC='$(CROSS_CC)'; CROSS_HOST='$(CROSS_HOST)'; \
+	CROSS_QEMU='$(CROSS_QEMU)'; MUSL_CC='$(MUSL_CC)'; \
 	GNUPLOT='$(GNUPLOT)'; CHROMIUM='$(CHROMIUM)'; \
 	export top_srcdir top_builddir CC CXX CFLAGS CPPFLAGS MAKE AUTORECONF \
-	  PKG_CONFIG CROSS_CC CROSS_HOST GNUPLOT CHROMIUM;
+	  PKG_CONFIG CROSS_CC CROSS_HOST CROSS_QEMU MUSL_CC GNUPLOT CHROMIUM;
 EXTRA_DIST += tests/setup.sh
 
 # The downstream project, made configurable once for all tests that use it:
@@ -35,6 +36,7 @@ clean-local-tests:
 shell_tests = \
 	tests/header.test tests/embedded.test tests/downstream.test \
 	tests/presets.test tests/faults.test tests/cache.test tests/cross.test \
+	tests/runner.test tests/qemu.test tests/musl.test \
 	tests/clock.test tests/machine.test tests/measured.test tests/serial.test \
 	tests/keys.test tests/inputs.test tests/values.test tests/tsan.test
 TESTS += $(shell_tests)

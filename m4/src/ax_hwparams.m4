@@ -66,8 +66,17 @@
 #     portable   no probing: conservative values, each labelled, for
 #                binaries built to run on other machines
 #
-#   When cross-compiling, probes cannot run: presets are used where given
-#   and conservative fallbacks elsewhere, with a warning naming them.
+#   When cross-compiling, probes cannot run here: presets are used where
+#   given and conservative fallbacks elsewhere, with a warning naming them.
+#   Unless HWPARAMS_RUN (an AC_ARG_VAR) names a command that runs a program
+#   on the target, as "$HWPARAMS_RUN PROBE ARGS...": an emulator such as
+#   "qemu-aarch64 -L /usr/aarch64-linux-gnu", or a script that copies PROBE
+#   to a board and runs it there, passing back its stdout, stderr, exit
+#   status and the file it writes with -d.  Then the probes built by the
+#   cross compiler run through it, checked as natively, and the machine
+#   recorded is the target's, found by a small program run the same way;
+#   a runner that cannot run that program gets a warning and the
+#   fallbacks, labelled.
 #
 #   AC_SUBST: HW_PC_VARIABLES, the values as "key=value" lines for a
 #   pkg-config file; HW_LIBM, the math library the probes link with.

@@ -102,10 +102,19 @@ AS_REQUIRE_SHELL_FN([hw_fn_machine],
   [AS_FUNCTION_DESCRIBE([hw_fn_machine], [],
     [Print what identifies this machine: the architecture, the first
      CPU's vendor, family, model and stepping as the OS describes them
-     (x86 and Arm on Linux), and how many CPUs this process may use.])],
-[hw_arch=`uname -m 2>/dev/null` || hw_arch=
+     (x86 and Arm on Linux), and how many CPUs this process may use.
+     With a runner ($hw_run), the target's, as hw_fn_target_facts
+     gathers them; fail when it cannot.])],
+[hw_cpuinfo=/proc/cpuinfo
+  AS_IF([test -n "$hw_run"],
+    [hw_fn_target_facts || return 1
+     hw_arch=`sed -n 1p conftest.hwm.out` hw_ncpu=`sed -n 2p conftest.hwm.out`
+     sed 1,2d conftest.hwm.out >conftest.hwm.cpuinfo
+     hw_cpuinfo=conftest.hwm.cpuinfo],
+    [hw_arch=`uname -m 2>/dev/null` || hw_arch=
+     hw_ncpu=`nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null`])
   hw_cpu=
-  AS_IF([test -r /proc/cpuinfo],
+  AS_IF([test -r $hw_cpuinfo],
     [hw_cpu=`$AWK '/^$/ { exit }
       { k = $[0]; sub(/[[ \t]]*:.*/, "", k); v = $[0]; sub(/^[[^:]]*:[[ \t]]*/, "", v) }
       k == "vendor_id" || k == "CPU implementer" { id = id " " v }
@@ -115,9 +124,55 @@ AS_REQUIRE_SHELL_FN([hw_fn_machine],
       k == "CPU variant" { id = id " variant " v }
       k == "CPU part" { id = id " part " v }
       k == "CPU revision" { id = id " revision " v }
-      END { print id }' /proc/cpuinfo 2>/dev/null`])
-  hw_ncpu=`nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null`
+      END { print id }' $hw_cpuinfo 2>/dev/null`])
+  rm -f conftest.hwm*
   echo "${hw_arch:-unknown}$hw_cpu, ${hw_ncpu:-unknown} usable CPUs"])
+AS_REQUIRE_SHELL_FN([hw_fn_target_facts],
+  [AS_FUNCTION_DESCRIBE([hw_fn_target_facts], [],
+    [Build a program with $CC and run it through $hw_run: it prints the
+     target's architecture, its usable CPUs and its /proc/cpuinfo into
+     conftest.hwm.out.  Fail, saying why in config.log, when it does not
+     build or the runner does not run it.])],
+[# What uname -m, nproc and /proc/cpuinfo say on the build machine, said
+  # on the target by a program built for it: the runner runs programs,
+  # and the target may have no shell or the build machine's commands
+  # (qemu-user runs only the target's binaries).
+  cat >conftest.hwm.c <<'_HWEOF'
+@%:@if defined(__linux__)
+@%:@define _GNU_SOURCE
+@%:@include <sched.h>
+@%:@endif
+@%:@include <stdio.h>
+@%:@include <sys/utsname.h>
+@%:@include <unistd.h>
+int main(void)
+{
+    struct utsname u;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    int c;
+@%:@if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+@%:@endif
+    printf("%s\n%ld\n", uname(&u) == 0 ? u.machine : "unknown", n);
+    while (f != NULL && (c = getc(f)) != EOF)
+        putchar(c);
+    return 0;
+}
+_HWEOF
+  hw_cmd="$CC $CPPFLAGS $CFLAGS $LDFLAGS -o conftest.hwm$ac_exeext conftest.hwm.c"
+  AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
+  AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1], [],
+    [AS_ECHO(["$as_me: a program to identify the target does not build"]) >&AS_MESSAGE_LOG_FD
+     return 1])
+  AS_ECHO(["$as_me: $hw_run ./conftest.hwm$ac_exeext"]) >&AS_MESSAGE_LOG_FD
+  AS_IF([hw_fn_exec 60 $hw_run ./conftest.hwm$ac_exeext >conftest.hwm.out 2>conftest.hwm.err],
+    [hw_status=0], [hw_status=$?])
+  cat conftest.hwm.err >&AS_MESSAGE_LOG_FD
+  AS_ECHO(["$as_me: the runner exited with status $hw_status"]) >&AS_MESSAGE_LOG_FD
+  test $hw_status = 0 && test -n "`sed -n 2p conftest.hwm.out`"])
 AS_REQUIRE_SHELL_FN([hw_fn_forget_other_machine],
   [AS_FUNCTION_DESCRIBE([hw_fn_forget_other_machine], [KEYS],
     [Forget the cached (not preset) value of each of KEYS (a list) when
@@ -316,9 +371,9 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_inputs],
 [# The probe refuses an input it does not read, so it is asked which it
   # reads (-i): its compiled table is the one declaration, read back as
   # the compiler built it, with no sed parsing C, from the probe in the
-  # build directory, VPATH or not.  A cross build runs no probe, so it
-  # needs no list.
-  AS_IF([hw_declared=`$hw_probe_dir/$[1]$ac_exeext -i 2>&AS_MESSAGE_LOG_FD`],
+  # build directory, VPATH or not; on the target, through the runner,
+  # since a cross-built probe runs nowhere else.
+  AS_IF([hw_declared=`$hw_run $hw_probe_dir/$[1]$ac_exeext -i 2>&AS_MESSAGE_LOG_FD`],
     [],
     [hw_why="does not list its inputs (-i, see config.log)"
      return 1])
@@ -350,12 +405,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   hw_dump=$hw_dump_dir/$hw_probe
   hw_out=$hw_dump.out hw_err=$hw_dump.err
   # The probe stops itself at its budget; the kill is for a probe that
-  # hangs, with room for a loaded machine.
+  # hangs, with room for a loaded machine, and for a runner's copy to a
+  # board or an emulator's start.
   hw_limit=${hw_budget%%.*}
   AS_VAR_ARITH([hw_limit], [$hw_limit \* 3 + 5])
-  AS_ECHO(["$as_me: running $hw_probe -b $hw_budget -d $hw_dump.txt$hw_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
+  test -z "$hw_run" || AS_VAR_ARITH([hw_limit], [$hw_limit + 10])
+  AS_ECHO(["$as_me: running ${hw_run:+$hw_run }$hw_probe -b $hw_budget -d $hw_dump.txt$hw_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
   hw_t=`hw_fn_now`
-  HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit \
+  HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit $hw_run \
     $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
     $hw_inputs "$[@]" >$hw_out 2>$hw_err
   hw_status=$?
@@ -515,7 +572,7 @@ AS_IF([test -n "$hw_fallback_keys"],
 rm -rf $hw_probe_dir
 # The summary comes last, where it is read.
 AC_CONFIG_COMMANDS_POST(
-[AC_MSG_NOTICE([hwparams ($hw_mode mode): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
+[AC_MSG_NOTICE([hwparams ($hw_mode mode${hw_run:+, on the target through HWPARAMS_RUN}): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
 AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
@@ -613,6 +670,8 @@ m4_ifdef([_HW_GROUP_]_hw_group,
     echo " * counts), 0 when any is preset, installed or a fallback."
     AS_IF([test "$hw_mode" = measure],
       [echo " * The probes were built with $CC $hw_probe_cflags" | sed 's,\*/,* /,g'
+       AS_IF([test -n "$hw_run"],
+         [echo " * and run on the target through HWPARAMS_RUN=$hw_run" | sed 's,\*/,* /,g'])
        AS_IF([test -n "$hw_probe_stripped"],
          [echo " * (not $hw_probe_stripped, from CFLAGS or LDFLAGS: instrumented" | sed 's,\*/,* /,g'
           echo " * code times the instrument, not the machine)."])])
@@ -669,9 +728,18 @@ AS_CASE([$with_hwparams],
   [no|portable], [hw_mode=portable],
   [installed], [hw_mode=installed],
   [AC_MSG_ERROR([--with-hwparams=$with_hwparams: MODE must be measure, installed or portable])])
+AC_ARG_VAR([HWPARAMS_RUN],
+  [when cross-compiling, a command that runs a probe on the target, called
+   as "$HWPARAMS_RUN PROBE ARGS...": e.g. "qemu-aarch64 -L
+   /usr/aarch64-linux-gnu", or a script that copies PROBE to a board and
+   runs it there])
+hw_run= hw_run_failed=
 AS_IF([test "$hw_mode" = measure && test "$cross_compiling" = yes],
-  [hw_mode=cross
-   AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks])])
+  [AS_IF([test -n "$HWPARAMS_RUN"], [hw_run=$HWPARAMS_RUN],
+     [hw_mode=cross
+      AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks (HWPARAMS_RUN can name a command that runs them on the target)])])],
+  [test -n "$HWPARAMS_RUN"],
+  [AC_MSG_NOTICE([HWPARAMS_RUN is used only to measure while cross-compiling: ignored])])
 _HW_MACHINE
 AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
@@ -697,7 +765,7 @@ hw_probes_run=
 hw_fallback_keys=
 AS_CASE([$hw_mode],
   [portable], [hw_fallback_why="portable mode"],
-  [cross], [hw_fallback_why="cross-compiling"],
+  [cross], [hw_fallback_why="cross-compiling${hw_run_failed:+; HWPARAMS_RUN ran no program}"],
   [hw_fallback_why="not measured"])
 ])
 
@@ -744,13 +812,22 @@ AS_IF([test "$hw_mode" = measure],
 m4_define([_HW_MACHINE],
 [AC_MSG_CHECKING([which machine this is])
 hw_cached_machine=${hw_cv_machine-}
-hw_cv_machine=`hw_fn_machine`
 hw_forgot=
+# With a runner, the target is the machine, and one that runs nothing
+# leaves a cross build with nothing to measure, as without it.
+AS_IF([hw_cv_machine=`hw_fn_machine`], [],
+  [AC_MSG_RESULT([unknown])
+   AC_MSG_WARN([HWPARAMS_RUN='$hw_run' did not run a program built for ${host_alias:-the target} (see config.log); cross-compiling: using presets and conservative fallbacks])
+   hw_mode=cross hw_run= hw_run_failed=yes
+   AC_MSG_CHECKING([which machine builds])
+   hw_cv_machine=`hw_fn_machine`])
 AC_MSG_RESULT([$hw_cv_machine])
 AS_CASE([$hw_mode],
   [portable], [hw_machine_note="; nothing measured (portable mode)"],
-  [cross], [hw_machine_note="; nothing measured (cross-compiling for $host)"],
+  [cross], [hw_machine_note="; nothing measured (cross-compiling for $host${hw_run_failed:+; HWPARAMS_RUN ran no program})"],
   [hw_machine_note=])
+AS_IF([test -n "$hw_run"],
+  [hw_machine_note="; measured on the target, through HWPARAMS_RUN ($hw_run)"])
 ])
 
 # _HW_CPU_KINDS
