@@ -45,14 +45,14 @@ static double threshold;   /* between a level's hit and its miss, s/load */
  * pages in a random order (Sandoval's C(k): TLB misses amortised). */
 static double latency(size_t bytes)
 {
-    struct hwc_paged s;
-    struct hwc_walk w;
+    struct hwchain_paged s;
+    struct hwchain_walk w;
     double t;
-    hwc_paged_init(&s, buf, bytes, page, line, 0x1A7 + bytes);
-    w.p = hwc_paged_string(&s, bytes / page);
-    hwc_touch(&w, 2 * bytes / line);
-    t = hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
-    hwc_paged_free(&s);
+    hwchain_paged_init(&s, buf, bytes, page, line, 0x1A7 + bytes);
+    w.p = hwchain_paged_string(&s, bytes / page);
+    hwchain_touch(&w, 2 * bytes / line);
+    t = hwp_min_time(hwchain_chase, &w, 5, 40) / HWCHAIN_UNROLL;
+    hwchain_paged_free(&s);
     return t;
 }
 
@@ -60,17 +60,17 @@ static double latency(size_t bytes)
  * timings cannot tell (TLB misses cost too little to see). */
 static int huge_pages_took_effect(void)
 {
-    char *base = hwm_reserve(TLB_PAGES * page, page);
+    char *base = hwmem_reserve(TLB_PAGES * page, page);
     double compact, sparse_huge, sparse_base;
     size_t i;
     for (i = 0; i < TLB_PAGES; i++)
         off[i] = i * line;
-    compact = hwc_time_chain(buf, off, TLB_PAGES, 1);
-    (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
-    sparse_huge = hwc_time_chain(buf, off, TLB_PAGES, 2);
-    (void)hwc_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
-    sparse_base = hwc_time_chain(base, off, TLB_PAGES, 2);
-    hwm_free(base, TLB_PAGES * page);
+    compact = hwchain_time_chain(buf, off, TLB_PAGES, 1);
+    (void)hwchain_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
+    sparse_huge = hwchain_time_chain(buf, off, TLB_PAGES, 2);
+    (void)hwchain_tlb_offsets(off, TLB_PAGES, 1, page, page, line, 2);
+    sparse_base = hwchain_time_chain(base, off, TLB_PAGES, 2);
+    hwmem_free(base, TLB_PAGES * page);
     hwp_dump_comment("TLB check: 0 compact, 1 one line a page on huge pages, "
                      "2 on base pages; ns per load");
     hwp_dump(0.0, compact * 1e9);
@@ -94,7 +94,7 @@ static int is_compact(size_t stride, size_t n)
         size_t i;
         for (i = 0; i < n; i++)
             off[i] = i * stride;
-        if (hwc_time_chain(buf, off, n, 0x5E9 + n + stride) < threshold)
+        if (hwchain_time_chain(buf, off, n, 0x5E9 + n + stride) < threshold)
             return 1;
     }
     return 0;
@@ -105,9 +105,9 @@ static int is_compact(size_t stride, size_t n)
  * early when n does not halve over the first strides (no contiguity). */
 static size_t reading(size_t *s, size_t *n)
 {
-    struct hwx_search x = {is_compact, FIRST_STRIDE, 16, MAX_STRIDE,
+    struct hwconflict_search x = {is_compact, FIRST_STRIDE, 16, MAX_STRIDE,
                            BUF_BYTES, 1, 1, 0};
-    size_t k = hwx_search(&x, s, n, HWX_MAX_STRIDES);
+    size_t k = hwconflict_search(&x, s, n, HWCONFLICT_MAX_STRIDES);
     scattered |= x.scattered;
     return k;
 }
@@ -117,7 +117,8 @@ static size_t reading(size_t *s, size_t *n)
 static size_t level_assoc(const char *level, double hit, double miss,
                           const char **why)
 {
-    size_t s[2][HWX_MAX_STRIDES], n[2][HWX_MAX_STRIDES], k, t[2], a[2];
+    size_t s[2][HWCONFLICT_MAX_STRIDES], n[2][HWCONFLICT_MAX_STRIDES], k, t[2],
+        a[2];
     int r;
     threshold = sqrt(hit * miss);
     hwp_dump_comment(level);
@@ -126,7 +127,7 @@ static size_t level_assoc(const char *level, double hit, double miss,
     hwp_log("%s: hit %.2f ns, miss %.2f ns", level, hit * 1e9, miss * 1e9);
     for (r = 0; r < 2; r++) {
         k = reading(s[r], n[r]);
-        a[r] = hwx_assoc(s[r], n[r], k, &t[r], why);
+        a[r] = hwconflict_assoc(s[r], n[r], k, &t[r], why);
         hwp_log("%s: reading %d: %zu ways, stride %zu%s%s", level, r + 1,
                 a[r], a[r] ? t[r] : 0, *why ? ": " : "", *why ? *why : "");
         if (a[r] == 0)
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 
     hwp_init(argc, argv, "assoc", probe_inputs, probe_keys);
     hwp_quiet(); /* the L3 is shared */
-    page = hwm_os_page();
+    page = hwmem_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l1 = hwp_input("l1d_effective_bytes", 32768.0);
     l2 = hwp_input("l2_effective_bytes", 0.0);
@@ -199,7 +200,7 @@ int main(int argc, char **argv)
     if (HUGE_PAGE % page != 0 || page > FIRST_STRIDE)
         hwp_skip("pages larger than the first stride");
     off = malloc(BUF_BYTES / FIRST_STRIDE * sizeof *off);
-    buf = hwm_alloc(BUF_BYTES, HUGE_PAGE, 1);
+    buf = hwmem_alloc(BUF_BYTES, HUGE_PAGE, 1);
     if (off == NULL)
         hwp_skip("out of memory");
 

@@ -50,7 +50,8 @@ struct stream {
 };
 
 /* A thread's slice: [first, first + count) of the buffer. */
-static void slice(const struct stream *s, int rank, size_t *first, size_t *count)
+static void slice(const struct stream *s, int rank, size_t *first,
+                  size_t *count)
 {
     size_t per = s->words / (size_t)s->n;
     per -= per % 8; /* whole cache lines of 64 bytes for every thread */
@@ -64,11 +65,11 @@ static uint64_t stream_work(void *arg, int rank)
     size_t first, count;
     slice(s, rank, &first, &count);
     if (s->op == READ)
-        return hwm_read_words(s->buf + first, count);
+        return hwmem_read_words(s->buf + first, count);
     if (s->op == WRITE)
-        hwm_write_words(s->buf + first, count, v_zero);
+        hwmem_write_words(s->buf + first, count, v_zero);
     else /* the first half of the slice onto its second half */
-        hwm_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
+        hwmem_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
     return 0;
 }
 
@@ -84,12 +85,12 @@ static double pass_bytes(const struct stream *s)
  * from the first start to the last end. */
 static double pass_rate(struct stream *s, int n, const int *cpus, enum op op)
 {
-    static struct hwt_team team;
+    static struct hwteam_team team;
     s->n = n;
     s->op = op;
-    if (hwt_run(&team, n, cpus, stream_work, s) != 0)
+    if (hwteam_run(&team, n, cpus, stream_work, s) != 0)
         hwp_skip("cannot create threads");
-    return pass_bytes(s) / hwt_span(&team, n) / 1e6;
+    return pass_bytes(s) / hwteam_span(&team, n) / 1e6;
 }
 
 static size_t footprint_words(void)
@@ -115,14 +116,14 @@ static const char *const probe_keys[] = {
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWU_MAX_CPUS];
+    static int cpus[HWCPU_MAX_CPUS];
     double best[2][OPS] = {{0.0}};
     struct stream s;
     int pinnable, n, round, all, op, improved;
     const int *where;
     hwp_init(argc, argv, "bandwidth", probe_inputs, probe_keys);
     hwp_quiet(); /* memory and the other CPUs are what it measures */
-    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
+    n = hwcpu_usable_cpus(cpus, HWCPU_MAX_CPUS, &pinnable);
     where = pinnable ? cpus : NULL;
     s.words = footprint_words();
     if ((s.buf = malloc(s.words * sizeof *s.buf)) == NULL)

@@ -4,7 +4,7 @@
  *
  * The chain visits every line of a footprint once a pass in an order no
  * prefetcher follows, with the pages going round in a fixed order
- * (chain.h: hwc_round_robin), so that an alias chain through the same
+ * (chain.h: hwchain_round_robin), so that an alias chain through the same
  * pages (memory.h) times their TLB misses alone: the difference is a
  * curve of the caches without the TLB's steps, whose heights are the
  * levels' load-to-use latencies.  Footprints grow four an octave, under
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_POINTS HWH_MAX_POINTS
+#define MAX_POINTS HWHIER_MAX_POINTS
 /* The largest footprint (the input max_mib sets another). */
 #define MAX_MIB 512.0
 /* The smallest footprint, and the blocks of a page that a footprint
@@ -45,8 +45,8 @@ struct bench {
     size_t *pos, *perm;
     size_t n;                       /* footprints measured */
     double x[MAX_POINTS];           /* footprints, bytes */
-    double raw[HWH_MAX_READINGS][MAX_POINTS];  /* the chain, ns per load */
-    double desc[HWH_MAX_READINGS][MAX_POINTS]; /* ... lines descending */
+    double raw[HWHIER_MAX_READINGS][MAX_POINTS];  /* the chain, ns per load */
+    double desc[HWHIER_MAX_READINGS][MAX_POINTS]; /* ... lines descending */
     double sparse[MAX_POINTS];      /* the alias chain, ns per load */
     double dense[MAX_POINTS];       /* ... through the dense view */
     double tlb[MAX_POINTS];         /* the TLB's share, ns per load */
@@ -75,10 +75,11 @@ static size_t pages_of(const struct bench *b, size_t i)
 /* Seconds per load, the minimum of trials after one untimed pass. */
 static double time_chain(void **start, size_t loads)
 {
-    struct hwc_walk w;
+    struct hwchain_walk w;
     w.p = start;
-    hwc_touch(&w, loads);
-    return hwp_min_time(hwc_chase, &w, PATIENCE, MAX_TRIALS) / HWC_UNROLL;
+    hwchain_touch(&w, loads);
+    return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
+           / HWCHAIN_UNROLL;
 }
 
 /* ---- the TLB's share ------------------------------------------------- */
@@ -113,9 +114,9 @@ static double time_round_robin(struct bench *b, size_t i, size_t at,
         unit = (size_t)BLOCK;
         n = (size_t)(b->x[i] / BLOCK);
     }
-    start = hwc_round_robin(b->buf + at * b->region, hwtlb_order(&b->tlbs, n),
-                            n, unit, b->line, descending, 0xCAC4E + at,
-                            b->pos, b->perm);
+    start = hwchain_round_robin(b->buf + at * b->region,
+                                hwtlb_order(&b->tlbs, n), n, unit, b->line,
+                                descending, 0xCAC4E + at, b->pos, b->perm);
     return time_chain(start, n * (unit / b->line)) * 1e9;
 }
 
@@ -123,15 +124,15 @@ static double time_round_robin(struct bench *b, size_t i, size_t at,
  * lines fall on distinct sets wherever the page is. */
 static size_t placements(const struct bench *b, size_t i)
 {
-    return b->x[i] <= (double)HWH_PLACED_BYTES && b->x[i] > (double)b->page
-           ? HWH_PLACEMENTS : 1;
+    return b->x[i] <= (double)HWHIER_PLACED_BYTES && b->x[i] > (double)b->page
+           ? HWHIER_PLACEMENTS : 1;
 }
 
 /* The curves with the TLB's share out, into c: each reading the slower
  * of its own order and the descending one (a prefetcher only ever hides
  * time), less the TLB's share (tlbcost.h). */
 static void corrected(struct bench *b, size_t readings, size_t n,
-                      struct hwh_curves *c)
+                      struct hwhier_curves *c)
 {
     double pages[MAX_POINTS] = { 0 };
     size_t r, i;
@@ -154,11 +155,11 @@ static void corrected(struct bench *b, size_t readings, size_t n,
 }
 
 /* One round over footprints `from` to `until - 1`, readings `first` to
- * `first + HWH_PLACEMENTS - 1`: each point keeps its minimum.  Returns
+ * `first + HWHIER_PLACEMENTS - 1`: each point keeps its minimum.  Returns
  * the points measured: with `stop`, the round stops an octave into
  * memory. */
 static size_t sweep(struct bench *b, size_t first, size_t from,
-                    size_t until, int stop, struct hwh_curves *c)
+                    size_t until, int stop, struct hwhier_curves *c)
 {
     size_t i, p;
     for (i = from; i < until; i++) {
@@ -176,9 +177,9 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
         hwp_log("%.3f s: %.0f bytes", hwp_elapsed(), b->x[i]);
         if (stop) {
             corrected(b, 1, i + 1, c);
-            if (hwh_at_memory(c->x, c->y[0], i)
+            if (hwhier_at_memory(c->x, c->y[0], i)
                 || (b->x[i] >= (double)STOP_BYTES
-                    && c->y[0][i] >= HWH_MEMORY_MIN_NS))
+                    && c->y[0][i] >= HWHIER_MEMORY_MIN_NS))
                 return i + 1;
         }
         if (hwp_budget_left() < 0.0)
@@ -193,7 +194,7 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
  * configure must not push a small machine into swapping. */
 static size_t max_bytes(void)
 {
-    double quarter = (double)hwm_os_memory() / 4.0 / 1048576.0;
+    double quarter = (double)hwmem_os_memory() / 4.0 / 1048576.0;
     double mib = hwp_input("max_mib", quarter > 0.0 && quarter < MAX_MIB
                                           ? quarter : MAX_MIB);
     return (size_t)(mib * 1048576.0);
@@ -205,10 +206,10 @@ static void set_up(struct bench *b)
     b->max = max_bytes() / b->page * b->page;
     /* Placed footprints in runs of pages of their own, two measurements'
      * worth of runs; the larger ones from the start of the buffer. */
-    b->region = HWH_PLACED_BYTES;
-    if (b->max < 2 * HWH_PLACEMENTS * b->region)
-        b->max = 2 * HWH_PLACEMENTS * b->region;
-    b->buf = hwm_reserve(b->max, (size_t)1 << 21);
+    b->region = HWHIER_PLACED_BYTES;
+    if (b->max < 2 * HWHIER_PLACEMENTS * b->region)
+        b->max = 2 * HWHIER_PLACEMENTS * b->region;
+    b->buf = hwmem_reserve(b->max, (size_t)1 << 21);
     most = b->max / b->page;
     hwtlb_init(&b->tlbs, b->page, b->line, most);
     b->pos = malloc(most * sizeof *b->pos);
@@ -265,14 +266,14 @@ static void replay_curve(struct bench *b, const char *title, size_t k,
 /* The curves of a dump; 0 when it has none of this probe's.  An earlier
  * probe's page-ordered sweeps ("sweep r:") had the TLB's steps in and a
  * prefetcher's help: not curves this analysis reads. */
-static size_t replay(struct bench *b, struct hwh_curves *c)
+static size_t replay(struct bench *b, struct hwhier_curves *c)
 {
     size_t r;
     double x[MAX_POINTS], one;
     b->n = 0;
     if (hwp_replay("page:", 0, x, &one, 1) == 1)
         b->page = (size_t)x[0];
-    for (r = 0; r < HWH_MAX_READINGS && hwp_replay("chain ", r, x, x,
+    for (r = 0; r < HWHIER_MAX_READINGS && hwp_replay("chain ", r, x, x,
                                                    MAX_POINTS) > 0; r++) {
         replay_curve(b, "chain ", r, b->raw[r]);
         replay_curve(b, "descending ", r, b->desc[r]);
@@ -293,11 +294,11 @@ static void note_agreement(const char *key, size_t agree, size_t of,
                      ? "%zu of %zu readings agree"
                      : "no majority (%zu of %zu agree): the smaller candidate",
                      agree, of);
-    /* Past HWH_PLACED_BYTES the readings share one placement. */
-    if (bytes > (double)HWH_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
+    /* Past HWHIER_PLACED_BYTES the readings share one placement. */
+    if (bytes > (double)HWHIER_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
         n += snprintf(text + n, sizeof text - (size_t)n,
                       " (one page placement above %zu MiB)",
-                      HWH_PLACED_BYTES >> 20);
+                      HWHIER_PLACED_BYTES >> 20);
     hwp_note(key, text);
 }
 
@@ -318,7 +319,7 @@ static const char *const latency_key[] = { NULL, "l2_latency_cycles",
     "l3_latency_cycles", "l4_latency_cycles" };
 #define KEYED_LEVELS (sizeof size_key / sizeof size_key[0])
 
-static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
+static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
 {
     static const char beyond[] = "the chain ended on a rise past its last "
                                  "cache level, before it saw what follows";
@@ -384,40 +385,40 @@ static void emit(const struct hwh_hierarchy *h, double mhz, const char *why)
 /* The curves, measured: the first round an octave into memory, a second
  * over the placed footprints, and as many placements again when the
  * readings disagree or fail a check and the budget allows. */
-static size_t measure(struct bench *b, struct hwh_curves *c,
-                      struct hwh_hierarchy *h, double l1d_bytes,
+static size_t measure(struct bench *b, struct hwhier_curves *c,
+                      struct hwhier_hierarchy *h, double l1d_bytes,
                       const char **why)
 {
-    size_t n, placed = 0, readings = HWH_PLACEMENTS;
+    size_t n, placed = 0, readings = HWHIER_PLACEMENTS;
     n = sweep(b, 0, 0, b->n, 1, c);
     hwp_log("%.2f s: first round, %zu footprints to %.0f bytes", hwp_elapsed(),
             n, b->x[n - 1]);
-    while (placed < n && b->x[placed] <= (double)HWH_PLACED_BYTES)
+    while (placed < n && b->x[placed] <= (double)HWHIER_PLACED_BYTES)
         placed++;
     if (hwp_budget_left() > 0.0)
         (void)sweep(b, 0, 0, placed, 0, c);
     corrected(b, readings, n, c);
-    hwh_analyse(c, h);
+    hwhier_analyse(c, h);
     /* The first round stopped on one reading's memory; the readings'
      * median may not have settled there yet: an octave more. */
     while (h->why_mem != NULL && n < b->n && hwp_budget_left() > 0.0) {
         hwp_log("an octave more: %s", h->why_mem);
-        n = sweep(b, 0, n, n + HWH_PER_OCTAVE < b->n ? n + HWH_PER_OCTAVE
+        n = sweep(b, 0, n, n + HWHIER_PER_OCTAVE < b->n ? n + HWHIER_PER_OCTAVE
                                                      : b->n, 0, c);
         corrected(b, readings, n, c);
-        hwh_analyse(c, h);
+        hwhier_analyse(c, h);
     }
-    *why = hwh_cross_check(h, c->x, n, l1d_bytes);
+    *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
     if ((*why != NULL || 2 * h->agree <= h->of || h->known < h->levels)
         && hwp_budget_left() > hwp_elapsed() / 4.0) {
         hwp_log("measuring again: %s", *why ? *why
                 : h->known < h->levels ? "a level of one footprint"
                                        : "no majority of levels");
-        (void)sweep(b, HWH_PLACEMENTS, 0, placed, 0, c);
-        readings = 2 * HWH_PLACEMENTS;
+        (void)sweep(b, HWHIER_PLACEMENTS, 0, placed, 0, c);
+        readings = 2 * HWHIER_PLACEMENTS;
         corrected(b, readings, n, c);
-        hwh_analyse(c, h);
-        *why = hwh_cross_check(h, c->x, n, l1d_bytes);
+        hwhier_analyse(c, h);
+        *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
     }
     return readings;
 }
@@ -437,8 +438,8 @@ static const char *const probe_keys[] = {
 int main(int argc, char **argv)
 {
     static struct bench b;
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     double mhz, l1d_bytes;
     size_t readings;
     const char *why = NULL;
@@ -449,7 +450,7 @@ int main(int argc, char **argv)
     hwp_quiet();
     mhz = hwp_input("cpu_mhz", 0.0);
     l1d_bytes = hwp_input("l1d_bytes", 0.0);
-    b.page = hwm_os_page();
+    b.page = hwmem_os_page();
     b.line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     if (b.line < sizeof(void *) || b.line > b.page || b.page % b.line != 0)
         hwp_skip("line size does not divide the page");
@@ -468,16 +469,16 @@ int main(int argc, char **argv)
     if (hwp_verbose()) {
         size_t i;
         for (i = 0; i < c.n; i++) {
-            double v[HWH_MAX_READINGS];
+            double v[HWHIER_MAX_READINGS];
             size_t r;
             for (r = 0; r < c.readings; r++)
                 v[r] = c.y[r][i];
             hwp_log("%10.0f bytes: TLB share %6.2f ns, median %7.2f ns",
-                    c.x[i], b.tlb[i], hwa_median(v, c.readings));
+                    c.x[i], b.tlb[i], hwcurve_median(v, c.readings));
         }
     }
-    hwh_analyse(&c, &h);
-    why = hwh_cross_check(&h, c.x, c.n, l1d_bytes);
+    hwhier_analyse(&c, &h);
+    why = hwhier_cross_check(&h, c.x, c.n, l1d_bytes);
     if (h.levels < 2)
         hwp_skip("no cache level boundary in the chain's curve");
     emit(&h, mhz, why);

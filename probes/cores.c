@@ -37,7 +37,7 @@ static volatile double v_div = 1.0, v_off = 0.0;
 struct experiment {
     enum kind kind;
     long reps;
-    void *chase[HWU_MAX_CPUS]; /* each thread's own cycle of pointers */
+    void *chase[HWCPU_MAX_CPUS]; /* each thread's own cycle of pointers */
 };
 
 static uint64_t latency_work(long reps)
@@ -109,17 +109,17 @@ static void *make_chase(uint64_t *seed)
     size_t scratch[CHASE_SLOTS];
     if (slot == NULL)
         hwp_skip("out of memory");
-    return hwc_shuffled_cycle((char *)slot, CHASE_SLOTS, sizeof *slot,
+    return hwchain_shuffled_cycle((char *)slot, CHASE_SLOTS, sizeof *slot,
                               scratch, seed);
 }
 
 /* Time of the slowest of m threads, or of one thread alone for m = 1. */
 static double run(struct experiment *e, int m, const int *cpus)
 {
-    static struct hwt_team team;
-    if (hwt_run(&team, m, cpus, work, e) != 0)
+    static struct hwteam_team team;
+    if (hwteam_run(&team, m, cpus, work, e) != 0)
         hwp_skip("cannot create threads");
-    return hwt_slowest(&team, m);
+    return hwteam_slowest(&team, m);
 }
 
 /* Size the work so that one thread alone takes SHARE_SECONDS. */
@@ -136,7 +136,7 @@ static void calibrate(struct experiment *e, const int *cpus)
  * burst of load from elsewhere spoils one trial of many, and keeps the
  * minimum.  best[k][m-1] receives seconds. */
 static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
-                    double best[KINDS][HWU_MAX_CPUS])
+                    double best[KINDS][HWCPU_MAX_CPUS])
 {
     int round, k, m;
     for (round = 0; round < ROUNDS; round++) {
@@ -160,16 +160,16 @@ static const char *const probe_keys[] = {
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWU_MAX_CPUS];
-    static double best[KINDS][HWU_MAX_CPUS];
+    static int cpus[HWCPU_MAX_CPUS];
+    static double best[KINDS][HWCPU_MAX_CPUS];
     static struct experiment e[KINDS];
     int pinnable, n, k, m, contexts[KINDS], smt;
     char note[64];
     uint64_t seed = 1;
     hwp_init(argc, argv, "cores", NULL, probe_keys);
     hwp_quiet(); /* it counts CPUs by how they slow one another */
-    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
-    hwp_log("%d usable CPUs (quota %.2f)", n, hwu_cpu_quota());
+    n = hwcpu_usable_cpus(cpus, HWCPU_MAX_CPUS, &pinnable);
+    hwp_log("%d usable CPUs (quota %.2f)", n, hwcpu_cpu_quota());
     for (k = 0; k < KINDS; k++) {
         e[k].kind = (enum kind)k;
         for (m = 0; m < n; m++)
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
                     best[k][m - 1] * 1e3, best[k][m - 1] / best[k][0]);
             hwp_dump(k * 1000 + m, best[k][m - 1] / best[k][0]);
         }
-        contexts[k] = hwu_contexts(best[k], n, SLOWDOWN);
+        contexts[k] = hwcpu_contexts(best[k], n, SLOWDOWN);
     }
     /* Cores cannot outnumber the contexts, and only a whole number of
      * siblings per core is an SMT we can name; otherwise say no SMT. */

@@ -128,7 +128,7 @@ static double kernel_bytes(void)
     qsort(addr, NKERNELS, sizeof *addr, by_address);
     for (i = 0; i + 1 < NKERNELS; i++)
         gap[i] = (double)(addr[i + 1] - addr[i]);
-    return hwa_median(gap, NKERNELS - 1);
+    return hwcurve_median(gap, NKERNELS - 1);
 }
 
 /* The curve live: a sweep of chains of growing length, dumped. */
@@ -140,7 +140,8 @@ static size_t measure(double *x, double *y)
     int sweeps = 1;
     if (!(size >= 64.0 && size <= 65536.0))
         hwp_skip("kernel size not measurable from function addresses");
-    for (n_real = 4.0; n_real <= NKERNELS && npoints < MAX_POINTS; n_real *= 1.12) {
+    for (n_real = 4.0; n_real <= NKERNELS && npoints < MAX_POINTS;
+         n_real *= 1.12) {
         size_t n = (size_t)n_real;
         if (npoints == 0 || n != counts[npoints - 1])
             counts[npoints++] = n;
@@ -188,13 +189,14 @@ int main(int argc, char **argv)
     /* Dumps before the title line have the curve as their first block. */
     if (!hwp_replaying())
         npoints = measure(x, y);
-    else if ((npoints = hwp_replay("footprint_bytes", 0, x, y, MAX_POINTS)) == 0)
+    else if ((npoints = hwp_replay("footprint_bytes", 0, x, y, MAX_POINTS))
+             == 0)
         npoints = hwp_replay("", 0, x, y, MAX_POINTS);
     if (npoints < PLATEAU_START + JUMP_CONFIRM)
         hwp_skip("no curve to analyse");
     hwp_log("%.2f ns per kernel at %.0f bytes, %.2f at %.0f", y[0], x[0],
             y[npoints - 1], x[npoints - 1]);
-    step = hwa_plateau_jump(y, npoints, PLATEAU_START, JUMP_SPREADS,
+    step = hwcurve_plateau_jump(y, npoints, PLATEAU_START, JUMP_SPREADS,
                             SPREAD_FLOOR, JUMP_CONFIRM, &last);
     if (step < 0) {
         hwp_absent("l1i_effective_bytes",

@@ -71,21 +71,21 @@ static void null_burst(size_t span)
 /* A fresh A, and in *tlb a chain through the last line of each of its
  * pages, outside the group: it reloads A's translations after the burst
  * without touching A. */
-static void **fresh_hot(struct hwc_walk *tlb)
+static void **fresh_hot(struct hwchain_walk *tlb)
 {
     char *base = hot + next_hot++ % HOT_SETS * HOT_PAGES * page;
     size_t toff[HOT_PAGES], i;
     for (i = 0; i < HOT_PAGES; i++)
         toff[i] = i * page + page - line;
-    tlb->p = hwc_link(base, toff, HOT_PAGES);
-    return hwc_column_chain(base, HOT_PAGES, page, col, GROUP, line,
+    tlb->p = hwchain_link(base, toff, HOT_PAGES);
+    return hwchain_column_chain(base, HOT_PAGES, page, col, GROUP, line,
                             0xA5 + next_hot);
 }
 
 static void **fresh_cold(void)
 {
     char *base = cold + next_cold++ % COLD_SETS * COLD_PAGES * page;
-    return hwc_column_chain(base, COLD_PAGES, page, col, GROUP, line,
+    return hwchain_column_chain(base, COLD_PAGES, page, col, GROUP, line,
                             0xC5 + next_cold);
 }
 
@@ -98,42 +98,42 @@ static void **fresh_cold(void)
  * burst A's translations come back first: on base pages the burst evicts
  * them, and page walks on A's first loads would pass for misses.  That
  * chain also waits out the burst's last prefetches. */
-static struct hwb_trial run_trial(size_t span, int null)
+static struct hwbackinv_trial run_trial(size_t span, int null)
 {
     const size_t na = HOT_PAGES * GROUP, nc = COLD_PAGES * GROUP;
-    struct hwc_walk a, tlb, c;
-    struct hwb_trial t;
+    struct hwchain_walk a, tlb, c;
+    struct hwbackinv_trial t;
     c.p = fresh_cold();
     a.p = fresh_hot(&tlb);
-    hwc_touch(&c, nc);
-    hwc_touch(&a, 2 * na);
+    hwchain_touch(&c, nc);
+    hwchain_touch(&a, 2 * na);
     if (null)
         null_burst(span);
     else
         burst(span);
-    hwc_touch(&tlb, HOT_PAGES);
+    hwchain_touch(&tlb, HOT_PAGES);
     /* One pass each, in ns per load: a lost line of A is back after its
      * first load. */
-    t.ax = 1e9 * hwc_time_pass(&a, na);
-    t.a1 = 1e9 * hwc_time_pass(&a, na);
-    t.cx = 1e9 * hwc_time_pass(&c, nc);
-    t.c2 = 1e9 * hwc_time_pass(&c, nc);
+    t.ax = 1e9 * hwchain_time_pass(&a, na);
+    t.a1 = 1e9 * hwchain_time_pass(&a, na);
+    t.cx = 1e9 * hwchain_time_pass(&c, nc);
+    t.c2 = 1e9 * hwchain_time_pass(&c, nc);
     return t;
 }
 
-static void log_trial(const char *what, const struct hwb_trial *t)
+static void log_trial(const char *what, const struct hwbackinv_trial *t)
 {
     hwp_log("%s: A %.2f, again %.2f; C %.2f, again %.2f ns/load", what,
             t->ax, t->a1, t->cx, t->c2);
 }
 
 /* One round of a level: its null trial, then its trial, back to back
- * (hwb_round_of); span3 > 0 for the L3. */
-static struct hwb_round round_of(size_t span2, size_t span3)
+ * (hwbackinv_round_of); span3 > 0 for the L3. */
+static struct hwbackinv_round round_of(size_t span2, size_t span3)
 {
-    struct hwb_trial n = run_trial(span2, span3 == 0);
-    struct hwb_trial t = run_trial(span3 ? span3 : span2, 0);
-    struct hwb_round r = hwb_round_of(&n, &t, span3 > 0);
+    struct hwbackinv_trial n = run_trial(span2, span3 == 0);
+    struct hwbackinv_trial t = run_trial(span3 ? span3 : span2, 0);
+    struct hwbackinv_round r = hwbackinv_round_of(&n, &t, span3 > 0);
     log_trial(span3 ? "L3 null (the L2 burst)" : "L2 null", &n);
     log_trial(span3 ? "L3 burst" : "L2 burst", &t);
     hwp_dump((double)(span3 ? span3 : span2), r.lost);
@@ -143,11 +143,11 @@ static struct hwb_round round_of(size_t span2, size_t span3)
 /* One reading: ROUNDS rounds, and their verdict. */
 static int reading(size_t span2, size_t span3, const char **why)
 {
-    struct hwb_round r[ROUNDS];
+    struct hwbackinv_round r[ROUNDS];
     size_t i;
     for (i = 0; i < ROUNDS; i++)
         r[i] = round_of(span2, span3);
-    return hwb_reading(r, ROUNDS, why);
+    return hwbackinv_reading(r, ROUNDS, why);
 }
 
 /* Two readings after a round that does not count (the first burst over
@@ -163,13 +163,13 @@ static int judge(const char *level, size_t *span2, size_t span3)
     (void)round_of(*span2, span3);
     v[0] = reading(*span2, span3, &why[0]);
     if (v[0] < 0 && span3 == 0 && *span2 < max_span2
-        && why[0] == hwb_not_cleared) {
+        && why[0] == hwbackinv_not_cleared) {
         *span2 *= 2;
         hwp_log("%s: %s; again over %zu KiB", level, why[0], *span2 >> 10);
         v[0] = reading(*span2, span3, &why[0]);
     }
     v[1] = reading(*span2, span3, &why[1]);
-    k = hwb_verdict(v[0], v[1]);
+    k = hwbackinv_verdict(v[0], v[1]);
     hwp_log("%s: readings %d (%s), %d (%s): %s", level, v[0],
             why[0] ? why[0] : "clear", v[1], why[1] ? why[1] : "clear",
             k < 0 ? "cannot tell" : k ? "inclusive" : "not inclusive");
@@ -184,8 +184,8 @@ static void judge_l3(size_t span2, size_t span3)
 {
     int v3;
     /* The L2's span comes first in the larger buffer. */
-    hwm_free(stream, max_span2);
-    stream = hwm_alloc(span3, (size_t)1 << 21, 1);
+    hwmem_free(stream, max_span2);
+    stream = hwmem_alloc(span3, (size_t)1 << 21, 1);
     v3 = judge("L3", &span2, span3);
     if (v3 == 0)
         hwp_emit_int("l3_inclusive", 0);
@@ -208,11 +208,11 @@ static size_t pages_of(double bytes)
 static void prepare(void)
 {
     uint64_t seed = 0x1C1;
-    hwc_random_order(col, GROUP, &seed);
-    hot = hwm_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
-    cold = hwm_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
+    hwchain_random_order(col, GROUP, &seed);
+    hot = hwmem_alloc(HOT_SETS * HOT_PAGES * page, page, 0);
+    cold = hwmem_alloc(COLD_SETS * COLD_PAGES * page, page, 0);
     /* Huge pages where the OS gives them: fewer translations to evict. */
-    stream = hwm_alloc(max_span2, (size_t)1 << 21, 1);
+    stream = hwmem_alloc(max_span2, (size_t)1 << 21, 1);
 }
 
 /* Its inputs (hwp_init): the line, and the levels whose inclusion it
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 #if !defined(__GNUC__)
     hwp_skip("no way to prefetch into the L2 with this compiler");
 #endif
-    page = hwm_os_page();
+    page = hwmem_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 64.0);
     l2 = hwp_input("l2_effective_bytes", 0.0);
     l3 = hwp_input("l3_effective_bytes", 0.0);

@@ -33,7 +33,7 @@ static double l_hit; /* seconds per load of a compact sequence */
 /* Seconds per load of the chain over base + off[0..n-1], minimum of trials. */
 static double time_offsets(size_t n)
 {
-    return hwc_time_chain(buf, off, n, 0x51ED + n);
+    return hwchain_time_chain(buf, off, n, 0x51ED + n);
 }
 
 /* Seconds per load of the sequence <0, S, N>. */
@@ -83,13 +83,13 @@ static const char again_title[] = "on other pages: stride_bytes "
 
 static size_t find_assoc(size_t *t, const char *title)
 {
-    struct hwx_search x = {is_compact, sizeof(void *), 1, MAX_STRIDE,
+    struct hwconflict_search x = {is_compact, sizeof(void *), 1, MAX_STRIDE,
                            BUF_BYTES, 0, 0, 0};
     size_t s[MAX_SEARCH], n[MAX_SEARCH], m, i;
     double xs[MAX_SEARCH], ns[MAX_SEARCH];
     /* A section per attempt: a replay takes the last. */
     hwp_dump_comment(title);
-    m = hwx_search(&x, s, n, MAX_SEARCH);
+    m = hwconflict_search(&x, s, n, MAX_SEARCH);
     for (i = 0; i < m; i++) {
         xs[i] = (double)s[i];
         ns[i] = (double)n[i];
@@ -132,8 +132,8 @@ static int moved;
 static size_t measure(size_t *t, size_t *line)
 {
     size_t assoc = 0, attempt, t2;
-    bufs[0] = buf = hwm_alloc(BUF_BYTES, 1u << 21, 0);
-    bufs[1] = hwm_alloc(BUF_BYTES, 1u << 21, 0);
+    bufs[0] = buf = hwmem_alloc(BUF_BYTES, 1u << 21, 0);
+    bufs[1] = hwmem_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");

@@ -48,7 +48,7 @@
 static const char *title = "extent_bytes ns_per_pair";
 
 struct chain {
-    struct hwc_walk w;
+    struct hwchain_walk w;
     size_t loads; /* walked since linked: a chain must not come round */
 };
 
@@ -78,7 +78,7 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
 {
     size_t d = extent(e), i, j, n = 0;
     for (i = 0; i < p->pairs / p->per_page; i++) {
-        hwc_random_order(p->col, p->slots, &p->seed);
+        hwchain_random_order(p->col, p->slots, &p->seed);
         for (j = 0; j < p->per_page; j++) {
             size_t at = pages[i] * p->page + p->col[j] * BLOCK
                 + (size_t)(hwp_rand(&p->seed) % (BLOCK / d)) * d;
@@ -98,7 +98,7 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
             p->off[2 * k + j] = t;
         }
     }
-    p->c[e].w.p = hwc_link(p->buf, p->off, 2 * p->pairs);
+    p->c[e].w.p = hwchain_link(p->buf, p->off, 2 * p->pairs);
     p->c[e].loads = 0;
 }
 
@@ -109,7 +109,7 @@ static void link_chain(struct pairs *p, int e, const size_t *pages)
  * or not, so reads suffice. */
 static void flush(struct pairs *p)
 {
-    hwp_sink += hwm_touch_words((const uint64_t *)p->flush,
+    hwp_sink += hwmem_touch_words((const uint64_t *)p->flush,
                                 p->flush_bytes / sizeof(uint64_t),
                                 64 / sizeof(uint64_t));
 }
@@ -117,8 +117,8 @@ static void flush(struct pairs *p)
 static double chase(void *ctx, long reps)
 {
     struct chain *c = ctx;
-    c->loads += (size_t)reps * HWC_UNROLL;
-    return hwc_chase(&c->w, reps);
+    c->loads += (size_t)reps * HWCHAIN_UNROLL;
+    return hwchain_chase(&c->w, reps);
 }
 
 static hwp_kernel point(void *ctx, size_t i, void **kctx)
@@ -139,7 +139,7 @@ static int measure(struct pairs *p, double *ns)
     flush(p);
     (void)hwp_sweep(point, p, EXTENTS, ns, PATIENCE, ROUNDS);
     for (e = 0; e < EXTENTS; e++) {
-        ns[e] *= 1e9 / HWC_UNROLL * 2.0;
+        ns[e] *= 1e9 / HWCHAIN_UNROLL * 2.0;
         whole &= p->c[e].loads <= 2 * p->pairs;
     }
     return whole;
@@ -189,7 +189,7 @@ static size_t smallest(const size_t *line, size_t n, size_t *agree)
  * are drawn from it at random; only those become resident. */
 static size_t span_bytes(void)
 {
-    double quarter = (double)hwm_os_memory() / 4.0, mib = SPAN_MIB,
+    double quarter = (double)hwmem_os_memory() / 4.0, mib = SPAN_MIB,
            llc = hwp_input("llc_effective_bytes", 0.0) * 16.0 / 1048576.0;
     if (llc > mib)
         mib = llc;
@@ -203,7 +203,7 @@ static void set_up(struct pairs *p)
     size_t pages, *all;
     double t, llc = hwp_input("llc_effective_bytes", 0.0);
     p->span = span_bytes();
-    p->page = hwm_os_page();
+    p->page = hwmem_os_page();
     p->slots = p->page / BLOCK;
     p->per_page = PER_4K * (p->page >= 4096 ? p->page / 4096 : 1);
     pages = p->span / p->page;
@@ -213,18 +213,18 @@ static void set_up(struct pairs *p)
     p->npool = (size_t)EXTENTS * (p->pairs / p->per_page);
     if (p->slots < p->per_page || pages < p->npool)
         hwp_skip("pages too small or too few for the pairs");
-    p->buf = hwm_reserve(p->span, 1u << 21);
+    p->buf = hwmem_reserve(p->span, 1u << 21);
     p->flush_bytes = (size_t)FLUSH_MIB << 20;
     if (4.0 * llc > (double)p->flush_bytes)
         p->flush_bytes = (size_t)(4.0 * llc) / p->page * p->page;
-    p->flush = hwm_alloc(p->flush_bytes, 1u << 21, 1);
+    p->flush = hwmem_alloc(p->flush_bytes, 1u << 21, 1);
     p->seed = 0x11E5;
     all = malloc(pages * sizeof *all);
     p->col = malloc(p->slots * sizeof *p->col);
     p->off = malloc(2 * p->pairs * sizeof *p->off);
     if (all == NULL || p->col == NULL || p->off == NULL)
         hwp_skip("out of memory");
-    hwc_random_order(all, pages, &p->seed);
+    hwchain_random_order(all, pages, &p->seed);
     p->pool = realloc(all, p->npool * sizeof *all);
 }
 
@@ -269,8 +269,8 @@ static size_t reading(struct pairs *p, size_t k, size_t l1_line, double *ns)
 
 static void tear_down(struct pairs *p)
 {
-    hwm_free(p->buf, p->span);
-    hwm_free(p->flush, p->flush_bytes);
+    hwmem_free(p->buf, p->span);
+    hwmem_free(p->flush, p->flush_bytes);
     free(p->pool);
     free(p->col);
     free(p->off);

@@ -43,7 +43,7 @@
 /* A reader starting later than this after the producer finished (tens
  * of microseconds is usual, a scheduler slice when its CPU was busy: 4 ms
  * at a time under load here) does not count; nor do more than MAX_LATE
- * such passes per pass asked for (hwt_relay). */
+ * such passes per pass asked for (hwteam_relay). */
 #define MAX_GAP 100e-6
 #define MAX_LATE 8
 /* Half a level's footprint may read this much faster than all of it. */
@@ -72,7 +72,7 @@ struct point {
 /* The whole experiment, handed to every step, so that what a step reads
  * and changes shows in its call. */
 struct locality {
-    int cpus[HWU_MAX_CPUS], ncpus;
+    int cpus[HWCPU_MAX_CPUS], ncpus;
     size_t page;
     size_t footprint[NLEVELS];   /* bytes a consumer reads; 0: not tested */
     size_t scrub_bytes[NLEVELS]; /* four times the level below */
@@ -80,8 +80,8 @@ struct locality {
     const char *why_not[NLEVELS]; /* why a level's count is withheld */
     /* MB/s, bw[level][producer * ncpus + consumer], NaN where not
      * measured; sym: one level's, symmetrized (symmetric()). */
-    double bw[NLEVELS][HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
-    double sym[HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX];
+    double bw[NLEVELS][HWCLIQUE_CLIQUE_MAX * HWCLIQUE_CLIQUE_MAX];
+    double sym[HWCLIQUE_CLIQUE_MAX * HWCLIQUE_CLIQUE_MAX];
     /* The producer's buffer at the cache levels, the scrub, and the
      * memory footprint's buffer, placed by the current stage's leader. */
     char *cache_buf, *scrub_buf;
@@ -90,8 +90,8 @@ struct locality {
         char *base;
         size_t bytes, at; /* at: the next window's first page */
     } memory;
-    struct point points[NLEVELS * 2 * HWQ_CLIQUE_MAX];
-    struct hwt_team team;
+    struct point points[NLEVELS * 2 * HWCLIQUE_CLIQUE_MAX];
+    struct hwteam_team team;
 };
 
 /* ---- the producer and the consumer -------------------------------- */
@@ -106,14 +106,14 @@ static void produce(void *arg, long k)
     const struct point *pt = arg;
     struct locality *x = pt->x;
     uint64_t v = (uint64_t)k;
-    hwm_write_words((uint64_t *)x->cache_buf,
+    hwmem_write_words((uint64_t *)x->cache_buf,
                     x->footprint[pt->level] / sizeof v, v);
-    hwp_sink += hwm_touch_words((const uint64_t *)x->scrub_buf,
+    hwp_sink += hwmem_touch_words((const uint64_t *)x->scrub_buf,
                                 x->scrub_bytes[pt->level] / sizeof v, 8);
 }
 
 /* One consumer pass of a point; seconds.  Pages in a random order, lines
- * in order (hwm_read_pages): no prefetcher runs into the next page, so
+ * in order (hwmem_read_pages): no prefetcher runs into the next page, so
  * the time says where the data was.  At memory, the next window of the
  * buffer. */
 static double consume_pass(void *arg)
@@ -128,12 +128,12 @@ static double consume_pass(void *arg)
         x->memory.at = (x->memory.at + n) % (x->memory.bytes / x->page);
     }
     t0 = hwp_now();
-    hwp_sink += hwm_read_pages(base, x->order[pt->level], n, x->page);
+    hwp_sink += hwmem_read_pages(base, x->order[pt->level], n, x->page);
     return hwp_now() - t0;
 }
 
 /* hwp_kernel for every point: the consumer's seconds over reps passes,
- * in turns with the producer (hwt_relay: a pass read late is not timed).
+ * in turns with the producer (hwteam_relay: a pass read late is not timed).
  * One CPU alone produces and consumes itself, or at the memory footprint,
  * whose pages were placed beforehand (first touch, as the paper does),
  * only consumes. */
@@ -141,7 +141,7 @@ static double run_point(void *ctx, long reps)
 {
     struct point *pt = ctx;
     struct locality *x = pt->x;
-    struct hwt_relay r;
+    struct hwteam_relay r;
     int where[2], two = pt->level != MEM && pt->producer != pt->consumer;
     double seconds;
     where[0] = x->cpus[two ? pt->producer : pt->consumer];
@@ -152,7 +152,7 @@ static double run_point(void *ctx, long reps)
     r.reps = reps;
     r.max_late = MAX_LATE;
     r.max_gap = MAX_GAP;
-    if ((seconds = hwt_relay_run(&x->team, two ? 2 : 1, where, &r)) < 0.0)
+    if ((seconds = hwteam_relay_run(&x->team, two ? 2 : 1, where, &r)) < 0.0)
         hwp_skip("cannot create threads");
     return seconds;
 }
@@ -229,30 +229,30 @@ static void prepare(struct locality *x)
 {
     size_t lv, i, page = x->page;
     for (lv = 0; lv < NLEVELS; lv++)
-        for (i = 0; i < HWQ_CLIQUE_MAX * HWQ_CLIQUE_MAX; i++)
+        for (i = 0; i < HWCLIQUE_CLIQUE_MAX * HWCLIQUE_CLIQUE_MAX; i++)
             x->bw[lv][i] = NAN;
     x->cache_bytes = page;
     for (lv = 0; lv < NLEVELS; lv++)
         if (lv != MEM && x->footprint[lv] > x->cache_bytes)
             x->cache_bytes = x->footprint[lv];
-    x->cache_buf = hwt_alloc_on(x->cpus[0], x->cache_bytes, HUGE_ALIGN, 1);
+    x->cache_buf = hwteam_alloc_on(x->cpus[0], x->cache_bytes, HUGE_ALIGN, 1);
     x->scrub_size =
         x->scrub_bytes[L3 - (x->scrub_bytes[L2] > x->scrub_bytes[L3])];
     x->scrub_size = (x->scrub_size / page + 1) * page;
-    x->scrub_buf = hwt_alloc_on(x->cpus[0], x->scrub_size, HUGE_ALIGN, 1);
+    x->scrub_buf = hwteam_alloc_on(x->cpus[0], x->scrub_size, HUGE_ALIGN, 1);
     for (lv = 0; lv < NLEVELS; lv++) {
         uint64_t seed = lv + 1;
         size_t f = x->footprint[lv] > 0 ? x->footprint[lv] : page;
-        x->order[lv] = hwc_new_order(f / page, &seed);
+        x->order[lv] = hwchain_new_order(f / page, &seed);
     }
 }
 
 static void release(struct locality *x)
 {
     size_t lv;
-    hwm_free(x->memory.base, x->memory.bytes);
-    hwm_free(x->cache_buf, x->cache_bytes);
-    hwm_free(x->scrub_buf, x->scrub_size);
+    hwmem_free(x->memory.base, x->memory.bytes);
+    hwmem_free(x->cache_buf, x->cache_bytes);
+    hwmem_free(x->scrub_buf, x->scrub_size);
     for (lv = 0; lv < NLEVELS; lv++)
         free(x->order[lv]);
 }
@@ -356,8 +356,8 @@ static size_t add_level(struct locality *x, size_t n, enum level lv,
 static int stage(struct locality *x, int leader, size_t npoints)
 {
     if (x->memory.base != NULL)
-        hwm_free(x->memory.base, x->memory.bytes);
-    x->memory.base = hwt_alloc_on(x->cpus[leader], x->memory.bytes,
+        hwmem_free(x->memory.base, x->memory.bytes);
+    x->memory.base = hwteam_alloc_on(x->cpus[leader], x->memory.bytes,
                                   x->page, 0);
     x->memory.at = 0;
     return measure(x, npoints);
@@ -368,7 +368,7 @@ static int stage(struct locality *x, int leader, size_t npoints)
  * every level tested, and for itself at half of each cache level. */
 static int first_stage(struct locality *x)
 {
-    int others[HWQ_CLIQUE_MAX], j, lv;
+    int others[HWCLIQUE_CLIQUE_MAX], j, lv;
     size_t n = 0;
     for (j = 1; j < x->ncpus; j++)
         others[j - 1] = j;
@@ -386,11 +386,11 @@ static int first_stage(struct locality *x)
 /* A level's matrix with each pair's better direction (lib/cliques.h). */
 static const double *symmetric(struct locality *x, enum level lv)
 {
-    hwq_symmetrize(x->bw[lv], (size_t)x->ncpus, x->sym);
+    hwclique_symmetrize(x->bw[lv], (size_t)x->ncpus, x->sym);
     return x->sym;
 }
 
-/* The pairs of producer's row found apart (hwq_apart), timed again in a
+/* The pairs of producer's row found apart (hwclique_apart), timed again in a
  * sweep of their own; the better time counts.  At a cache level the
  * other direction is timed too, for a reader slowed by its own CPU
  * (lib/cliques.h); at memory that is the next stage's work, which needs
@@ -414,11 +414,11 @@ static size_t level_cliques(struct locality *x, enum level lv, int *label)
     const double *s = symmetric(x, lv);
     /* The fastest reading of memory: a slow one may be a busy CPU, and
      * would make every pair look near. */
-    double self = s[0], mem = hwq_row_max(x->bw[MEM], (size_t)x->ncpus, 0);
+    double self = s[0], mem = hwclique_row_max(x->bw[MEM], (size_t)x->ncpus, 0);
     double past = *cell(x, PAST_L2, 0, 0), rel;
     if (lv == L2 && past > mem)
         mem = past;
-    rel = hwq_level_diameter(self, mem);
+    rel = hwclique_level_diameter(self, mem);
     if (rel < 0.0) {
         hwp_log("%s: %.0f MB/s alone, %.0f from the next level",
                 level_name[lv], self, mem);
@@ -429,7 +429,7 @@ static size_t level_cliques(struct locality *x, enum level lv, int *label)
     }
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
     x->why_not[lv] = "a reading was not a positive number";
-    return hwq_cliques(s, (size_t)x->ncpus, rel, label);
+    return hwclique_cliques(s, (size_t)x->ncpus, rel, label);
 }
 
 /* Whether the first CPU alone reads the level's footprint about as fast
@@ -458,7 +458,7 @@ static int on_plateau(struct locality *x, enum level lv)
  * Returns count when the second agrees, else 0 with the reason. */
 static int same_again(struct locality *x, enum level lv, int count)
 {
-    int label[HWQ_CLIQUE_MAX], others[HWQ_CLIQUE_MAX], i, k = 0;
+    int label[HWCLIQUE_CLIQUE_MAX], others[HWCLIQUE_CLIQUE_MAX], i, k = 0;
     for (i = 1; i < x->ncpus; i++) {
         *cell(x, lv, 0, i) = *cell(x, lv, i, 0) = NAN;
         others[k++] = i;
@@ -466,7 +466,7 @@ static int same_again(struct locality *x, enum level lv, int count)
     measure(x, add_level(x, 0, lv, 0, others, k, 1));
     if (level_cliques(x, lv, label) == 0)
         return 0;
-    i = hwq_clique_size(label, (size_t)x->ncpus);
+    i = hwclique_clique_size(label, (size_t)x->ncpus);
     hwp_log("%s: %d CPUs share it, measured again", level_name[lv], i);
     if (i == count)
         return count;
@@ -479,18 +479,18 @@ static int same_again(struct locality *x, enum level lv, int count)
  * level is not tested or cannot be judged. */
 static int shared_cpus(struct locality *x, enum level lv)
 {
-    int label[HWQ_CLIQUE_MAX], apart[HWQ_CLIQUE_MAX], napart, count;
+    int label[HWCLIQUE_CLIQUE_MAX], apart[HWCLIQUE_CLIQUE_MAX], napart, count;
     size_t n = (size_t)x->ncpus;
     if (x->footprint[lv] == 0 || !on_plateau(x, lv)
         || level_cliques(x, lv, label) == 0)
         return 0;
-    napart = hwq_apart(x->bw[lv], n, label, 0, apart);
+    napart = hwclique_apart(x->bw[lv], n, label, 0, apart);
     if (napart > 0) {
         retime(x, lv, 0, apart, napart);
         if (level_cliques(x, lv, label) == 0)
             return 0;
     }
-    count = hwq_clique_size(label, n);
+    count = hwclique_clique_size(label, n);
     hwp_log("%s: %d CPUs share it", level_name[lv], count);
     return count > 1 ? same_again(x, lv, count) : count;
 }
@@ -500,21 +500,23 @@ static int shared_cpus(struct locality *x, enum level lv)
  * every CPU is in a clique with one: a domain count needs them all. */
 static size_t domains(struct locality *x, int *label)
 {
-    struct hwq_search s;
-    int cpu, list[HWQ_CLIQUE_MAX], nlist;
+    struct hwclique_search s;
+    int cpu, list[HWCLIQUE_CLIQUE_MAX], nlist;
     size_t nc, n = (size_t)x->ncpus;
-    hwq_search_init(&s, n);
+    hwclique_search_init(&s, n);
     for (;;) {
-        nc = hwq_cliques(symmetric(x, MEM), n, HWQ_MEMORY_DIAMETER, label);
+        nc = hwclique_cliques(symmetric(x, MEM), n, HWCLIQUE_MEMORY_DIAMETER,
+                              label);
         if (nc == 0)
             return 0;
-        switch (hwq_search_next(&s, x->bw[MEM], label, &cpu, list, &nlist)) {
-        case HWQ_DONE:
+        switch (
+            hwclique_search_next(&s, x->bw[MEM], label, &cpu, list, &nlist)) {
+        case HWCLIQUE_DONE:
             return nc;
-        case HWQ_CONFIRM:
+        case HWCLIQUE_CONFIRM:
             retime(x, MEM, cpu, list, nlist);
             break;
-        case HWQ_STAGE:
+        case HWCLIQUE_STAGE:
             if (hwp_budget_left() <= 0.0) {
                 hwp_log("memory: out of budget before CPU %d", x->cpus[cpu]);
                 return 0;
@@ -539,7 +541,7 @@ static void emit_shared(struct locality *x, enum level lv, const char *key)
 
 static void emit_locality(struct locality *x)
 {
-    int label[HWQ_CLIQUE_MAX];
+    int label[HWCLIQUE_CLIQUE_MAX];
     size_t nc = domains(x, label);
     double ratio;
     if (nc == 0) {
@@ -549,7 +551,7 @@ static void emit_locality(struct locality *x)
         return;
     }
     hwp_emit_int("locality_domains", (long long)nc);
-    ratio = hwq_locality_ratio(symmetric(x, MEM), (size_t)x->ncpus, label);
+    ratio = hwclique_locality_ratio(symmetric(x, MEM), (size_t)x->ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);
     /* Two places: the third would be noise. */
     if (ratio > 0.0 && ratio <= 1.0)
@@ -592,16 +594,16 @@ int main(int argc, char **argv)
     int pinnable;
     hwp_init(argc, argv, "locality", probe_inputs, probe_keys);
     hwp_quiet(); /* it times every pair of CPUs */
-    x.page = hwm_os_page();
+    x.page = hwmem_os_page();
     choose_footprints(&x);
-    x.ncpus = hwu_usable_cpus(x.cpus, HWU_MAX_CPUS, &pinnable);
+    x.ncpus = hwcpu_usable_cpus(x.cpus, HWCPU_MAX_CPUS, &pinnable);
     if (x.ncpus == 1) {
         one_cpu();
         return hwp_finish();
     }
     if (x.footprint[L2] == 0 && x.footprint[L3] == 0)
         hwp_skip("no effective cache sizes (inputs l2_/l3_effective_bytes)");
-    if (x.ncpus > HWQ_CLIQUE_MAX)
+    if (x.ncpus > HWCLIQUE_CLIQUE_MAX)
         hwp_skip("more than 64 usable CPUs: too many pairs for the budget");
     if (!pinnable)
         hwp_skip("cannot place threads on chosen CPUs");

@@ -27,12 +27,12 @@ static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
 #define SPAN 0.25
 #define NCHAINS (sizeof chains / sizeof chains[0])
 
-#define OPS_SET(t)                                                            \
-    OPS_KERNEL(t##1, 1) OPS_KERNEL(t##2, 2) OPS_KERNEL(t##3, 3)               \
-    OPS_KERNEL(t##4, 4) OPS_KERNEL(t##6, 6) OPS_KERNEL(t##8, 8)               \
-    OPS_KERNEL(t##12, 12)                                                     \
-    static const hwk_fn t##kernels[] = {t##1, t##2,  t##3, t##4,              \
-                                        t##6, t##8, t##12};
+#define OPS_SET(t)                                                             \
+    OPS_KERNEL(t##1, 1)                                                        \
+    OPS_KERNEL(t##2, 2) OPS_KERNEL(t##3, 3) OPS_KERNEL(t##4, 4)                \
+        OPS_KERNEL(t##6, 6) OPS_KERNEL(t##8, 8)                                \
+            OPS_KERNEL(t##12, 12) static const hwkernel_fn t##kernels[] = {    \
+                t##1, t##2, t##3, t##4, t##6, t##8, t##12};
 
 /* Operands that keep every chain at a steady value (x + 1 wraps, x * 1,
  * x / 1, x * 1 + 0), so no value drifts into a slow or exceptional case.
@@ -143,7 +143,7 @@ OPS_SET(fma64_)
 
 struct op {
     const char *name;
-    const hwk_fn *kernels;    /* one per chains[] */
+    const hwkernel_fn *kernels;    /* one per chains[] */
     double latency;           /* cycles */
     double per_cycle;         /* operations per cycle */
 };
@@ -164,7 +164,7 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
     *kctx = (void *)&ops[i / NCHAINS].kernels[i % NCHAINS];
-    return hwk_run;
+    return hwkernel_run;
 }
 
 static double best[NOPS * NCHAINS];
@@ -262,12 +262,12 @@ int main(int argc, char **argv)
     if (mhz <= 0.0)
         hwp_skip("needs cpu_mhz=MHZ from the clock probe");
     cycle_s = 1e-6 / mhz;
-    hwp_warm_up(hwk_run, (void *)&ops[0].kernels[0], 0.02);
+    hwp_warm_up(hwkernel_run, (void *)&ops[0].kernels[0], 0.02);
     /* A second sweep when the first saw the additions off their one a
      * cycle: a neighbour that took the core for the whole of a sweep, or a
      * clock still changing, is gone by the next more often than not. */
     for (attempt = 0; attempt < 2; attempt++) {
-        hwk_sweep_span(point, NOPS * NCHAINS, best, SPAN);
+        hwkernel_sweep_span(point, NOPS * NCHAINS, best, SPAN);
         for (i = 0; i < NOPS; i++)
             analyse(&ops[i], best + i * NCHAINS, cycle_s);
         if (adds_one_a_cycle())

@@ -38,17 +38,24 @@ static const int nvars[] = {
 #define NPOINTS (sizeof nvars / sizeof nvars[0])
 
 /* Every kernel of nvars[] for the current REGS_T, and their table. */
-#define REGS_SET(t) \
-    REGS_KERNEL(t##4, 4) REGS_KERNEL(t##5, 5) REGS_KERNEL(t##6, 6) REGS_KERNEL(t##7, 7) \
-    REGS_KERNEL(t##8, 8) REGS_KERNEL(t##9, 9) REGS_KERNEL(t##10, 10) REGS_KERNEL(t##11, 11) \
-    REGS_KERNEL(t##12, 12) REGS_KERNEL(t##13, 13) REGS_KERNEL(t##14, 14) REGS_KERNEL(t##15, 15) \
-    REGS_KERNEL(t##16, 16) REGS_KERNEL(t##17, 17) REGS_KERNEL(t##18, 18) REGS_KERNEL(t##20, 20) \
-    REGS_KERNEL(t##22, 22) REGS_KERNEL(t##24, 24) REGS_KERNEL(t##26, 26) REGS_KERNEL(t##28, 28) \
-    REGS_KERNEL(t##30, 30) REGS_KERNEL(t##32, 32) REGS_KERNEL(t##34, 34) REGS_KERNEL(t##36, 36) \
-    static const hwk_fn t##kernels[] = { \
-        t##4, t##5, t##6, t##7, t##8, t##9, t##10, t##11, \
-        t##12, t##13, t##14, t##15, t##16, t##17, t##18, t##20, \
-        t##22, t##24, t##26, t##28, t##30, t##32, t##34, t##36, \
+#define REGS_SET(t)                                                            \
+    REGS_KERNEL(t##4, 4)                                                       \
+    REGS_KERNEL(t##5, 5) REGS_KERNEL(t##6, 6) REGS_KERNEL(t##7, 7)             \
+        REGS_KERNEL(t##8, 8) REGS_KERNEL(t##9, 9) REGS_KERNEL(t##10, 10)       \
+            REGS_KERNEL(t##11, 11) REGS_KERNEL(t##12, 12) REGS_KERNEL(         \
+                t##13, 13) REGS_KERNEL(t##14, 14) REGS_KERNEL(t##15, 15)       \
+                REGS_KERNEL(t##16, 16) REGS_KERNEL(t##17, 17) REGS_KERNEL(     \
+                    t##18, 18) REGS_KERNEL(t##20, 20) REGS_KERNEL(t##22, 22)   \
+                    REGS_KERNEL(t##24, 24) REGS_KERNEL(t##26, 26) REGS_KERNEL( \
+                        t##28, 28) REGS_KERNEL(t##30, 30)                      \
+                        REGS_KERNEL(t##32, 32) REGS_KERNEL(t##34, 34)          \
+                            REGS_KERNEL(                                       \
+                                t##36,                                         \
+                                36) static const hwkernel_fn t##kernels[] = {  \
+                                t##4,  t##5,  t##6,  t##7,  t##8,  t##9,       \
+                                t##10, t##11, t##12, t##13, t##14, t##15,      \
+                                t##16, t##17, t##18, t##20, t##22, t##24,      \
+                                t##26, t##28, t##30, t##32, t##34, t##36,      \
     };
 
 static volatile int int_src, int_dst;
@@ -118,7 +125,7 @@ REGS_SET(v16_)
 struct family {
     const char *key;          /* output key */
     const char *spill_key;    /* input: where the compiler's code spills */
-    const hwk_fn *kernels;    /* one kernel per nvars[] */
+    const hwkernel_fn *kernels;    /* one kernel per nvars[] */
     double *best;             /* seconds per repetition, NPOINTS */
 };
 
@@ -127,7 +134,7 @@ static size_t nfamilies;
 static double best[4 * NPOINTS];
 
 static void add_family(const char *key, const char *spill_key,
-                       const hwk_fn *kernels)
+                       const hwkernel_fn *kernels)
 {
     families[nfamilies].key = key;
     families[nfamilies].spill_key = spill_key;
@@ -141,7 +148,7 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
     *kctx = (void *)&families[i / NPOINTS].kernels[i % NPOINTS];
-    return hwk_run;
+    return hwkernel_run;
 }
 
 /* Cost per operation of family f at each n, dumped for the record. */
@@ -167,11 +174,12 @@ static int paired_rise(const struct family *f, size_t i)
     double ratio[PAIRS];
     int k;
     for (k = 0; k < PAIRS; k++) {
-        double t = hwp_min_time(hwk_run, (void *)&f->kernels[i - 1], 3, 20);
-        double u = hwp_min_time(hwk_run, (void *)&f->kernels[i], 3, 20);
+        double t =
+            hwp_min_time(hwkernel_run, (void *)&f->kernels[i - 1], 3, 20);
+        double u = hwp_min_time(hwkernel_run, (void *)&f->kernels[i], 3, 20);
         ratio[k] = (u / nvars[i]) / (t / nvars[i - 1]);
     }
-    return hwa_median(ratio, PAIRS) > 1.0 + RISE;
+    return hwcurve_median(ratio, PAIRS) > 1.0 + RISE;
 }
 
 /* The first rise that survives the paired test.  Past 18 the sweep tries
@@ -187,7 +195,7 @@ static size_t confirmed_rise(const struct family *f, const double *y)
     for (i = 0; i < NPOINTS; i++)
         z[i] = y[i];
     for (;;) {
-        i = hwk_first_rise(z, NPOINTS, RISE);
+        i = hwkernel_first_rise(z, NPOINTS, RISE);
         if (i == NPOINTS || paired_rise(f, i))
             return i;
         hwp_log("%s: rise at n=%d was the clock, not a spill", f->key,
@@ -278,7 +286,7 @@ int main(int argc, char **argv)
 #if defined(__GNUC__)
     add_family("vec_regs", "vec_regs_spill_n", v16_kernels);
 #endif
-    hwk_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
+    hwkernel_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
     check_in_registers();
     for (i = 0; i < nfamilies; i++) {
         int r = registers(&families[i]);

@@ -81,16 +81,16 @@ static const char *const probe_keys[] = {"sched_slice_us", NULL};
 
 int main(int argc, char **argv)
 {
-    static int cpus[HWU_MAX_CPUS], pair[HWU_MAX_CPUS];
-    static struct hwt_team team;
+    static int cpus[HWCPU_MAX_CPUS], pair[HWCPU_MAX_CPUS];
+    static struct hwteam_team team;
     struct watch w;
     int pinnable, n, threads, r;
     size_t total;
     double slice;
     hwp_init(argc, argv, "sched", NULL, probe_keys);
-    n = hwu_usable_cpus(cpus, HWU_MAX_CPUS, &pinnable);
-    if (2 * n > HWU_MAX_CPUS)
-        n = HWU_MAX_CPUS / 2;
+    n = hwcpu_usable_cpus(cpus, HWCPU_MAX_CPUS, &pinnable);
+    if (2 * n > HWCPU_MAX_CPUS)
+        n = HWCPU_MAX_CPUS / 2;
     threads = 2 * n;
     for (r = 0; r < threads; r++)
         pair[r] = cpus[r / 2];
@@ -99,7 +99,8 @@ int main(int argc, char **argv)
     w.runs = 0;
     if (w.run == NULL || w.count == NULL)
         hwp_skip("out of memory");
-    if (hwt_run(&team, threads, pinnable ? pair : NULL, watch_clock, &w) != 0)
+    if (hwteam_run(&team, threads, pinnable ? pair : NULL, watch_clock, &w)
+        != 0)
         hwp_skip("cannot create threads");
     /* The gaps are dumped from several threads at once: a dump may
      * interleave, which only the -d user sees. */
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
     total = gather(&w, threads);
     if (total < MIN_RUNS)
         hwp_skip("the threads were hardly ever descheduled");
-    slice = hwu_mode(w.run, total, SAME_SLICE);
+    slice = hwcpu_mode(w.run, total, SAME_SLICE);
     hwp_log("%zu runs over %d threads; mode %.1f us, shortest %.1f us, "
             "longest %.1f us", total, threads, slice * 1e6, w.run[0] * 1e6,
             w.run[total - 1] * 1e6);

@@ -93,20 +93,20 @@ static size_t steps(const struct tlb *b, const double *y, double *at)
     size_t start[MAX_LEVELS], end[MAX_LEVELS], k, j;
     double span[MAX_LEVELS], lat[MAX_LEVELS];
     int open;
-    k = hwl_flat_levels(b->pages, y, b->n, MAX_LEVELS, start, end, lat,
+    k = hwlevel_flat_levels(b->pages, y, b->n, MAX_LEVELS, start, end, lat,
                         span, &open);
     for (j = 0; j + 1 < k; j++)
-        at[j] = hwl_edge(b->pages, y, b->n, start[j], span[j], span[j + 1]);
+        at[j] = hwlevel_edge(b->pages, y, b->n, start[j], span[j], span[j + 1]);
     return k > 0 ? k - 1 : 0;
 }
 
-/* The TLB's steps, the ones both curves show (levels.h: hwl_same_steps),
+/* The TLB's steps, the ones both curves show (levels.h: hwlevel_same_steps),
  * into entries[]; returns how many. */
 static size_t tlb_steps(const struct tlb *b, double *entries)
 {
     double one[MAX_LEVELS], two[MAX_LEVELS];
     size_t n1 = steps(b, b->y[0], one), n2 = steps(b, b->y[1], two), k, j;
-    k = hwl_same_steps(one, n1, two, n2, SAME_STEP, entries);
+    k = hwlevel_same_steps(one, n1, two, n2, SAME_STEP, entries);
     for (j = 0; j < n1; j++)
         hwp_log("one load a page: step after %.0f pages", one[j]);
     for (j = 0; j < n2; j++)
@@ -137,20 +137,20 @@ static double pairs(char *buf, size_t k, size_t stride, size_t apart,
 {
     size_t *off = malloc(2 * k * sizeof *off), *order, i, lines = page / line;
     uint64_t seed = 0x9A1 + apart;
-    struct hwc_walk w;
+    struct hwchain_walk w;
     double t;
     if (off == NULL)
         hwp_skip("out of memory");
-    order = hwc_new_order(k, &seed);
+    order = hwchain_new_order(k, &seed);
     for (i = 0; i < k; i++) {
         size_t b = order[i], at = b % lines * line;
         off[2 * i] = b * stride + at;
         off[2 * i + 1] = b * stride + apart + (at + line) % (apart < page
                                                              ? apart : page);
     }
-    w.p = hwc_link(buf, off, 2 * k);
-    hwc_touch(&w, 4 * k);
-    t = hwp_min_time(hwc_chase, &w, 3, 12) / HWC_UNROLL * 1e9;
+    w.p = hwchain_link(buf, off, 2 * k);
+    hwchain_touch(&w, 4 * k);
+    t = hwp_min_time(hwchain_chase, &w, 3, 12) / HWCHAIN_UNROLL * 1e9;
     free(order);
     free(off);
     return t;
@@ -169,7 +169,7 @@ static size_t page_size(const struct tlb *b, double first_level,
     double same, t, limit;
     if (k < 2 || !(slower > 0.0))
         return 0;
-    buf = hwm_reserve(span, 1u << 21);
+    buf = hwmem_reserve(span, 1u << 21);
     same = pairs(buf, k, b->page, b->page / 2, b->line, b->page);
     /* Halfway, on a log scale, from the first level to the second. */
     limit = sqrt(same * slower / b->y[0][0] * same);
@@ -184,7 +184,7 @@ static size_t page_size(const struct tlb *b, double first_level,
             break;
         found = m * b->page;
     }
-    hwm_free(buf, span);
+    hwmem_free(buf, span);
     return found;
 }
 
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
 
     hwp_init(argc, argv, "tlb", probe_inputs, probe_keys);
     b.line = (size_t)hwp_input("l1d_line_bytes", 64.0);
-    b.page = hwm_os_page();
+    b.page = hwmem_os_page();
     if (b.line < sizeof(void *) || b.page % b.line != 0)
         hwp_skip("line size out of range");
     if (hwp_replaying()) {

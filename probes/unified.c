@@ -41,8 +41,8 @@ static const double fraction[] = {0.5, 0.7, 1.0, 1.4, 2.0};
 struct level {
     const char *name, *key;
     size_t pages;
-    struct hwe_code *code;
-    struct hwc_paged *data;
+    struct hwcode_code *code;
+    struct hwchain_paged *data;
     size_t *page_order[2];
 };
 
@@ -57,7 +57,7 @@ struct test {
     struct level *lv;
     int kind; /* HWP_U_* */
 };
-static struct test tests[NLEVELS * NFRACTIONS * HWN_U_TESTS];
+static struct test tests[NLEVELS * NFRACTIONS * HWCONTEND_U_TESTS];
 
 /* Zero, read once through a volatile so the compiler cannot know it: x & z
  * is 0 but depends on x. */
@@ -80,7 +80,7 @@ static void **pass(const struct level *lv, size_t pages, int inst, void **p,
         if (inst) {
             size_t base = order[pg] * page;
             for (c = 0; c < lines; c++)
-                x = hwe_at(lv->code, base + col[c] * line + (x & z))(x);
+                x = hwcode_at(lv->code, base + col[c] * line + (x & z))(x);
         }
         if (p != NULL)
             for (c = 0; c < lines; c++) {
@@ -99,11 +99,14 @@ static double run(void *ctx, long reps)
     const struct test *t = ctx;
     struct level *lv = t->lv;
     int k = t->kind;
-    size_t pages = (k == HWN_U_INST2 || k == HWN_U_DATA2) ? 2 * lv->pages
-                                                          : lv->pages;
-    int inst = k == HWN_U_INST || k == HWN_U_INST2 || k == HWN_U_BOTH;
-    int data = k == HWN_U_DATA || k == HWN_U_DATA2 || k == HWN_U_BOTH;
-    void **p = data ? hwc_paged_string(lv->data, pages) : NULL;
+    size_t pages = (k == HWCONTEND_U_INST2 || k == HWCONTEND_U_DATA2)
+                       ? 2 * lv->pages
+                       : lv->pages;
+    int inst = k == HWCONTEND_U_INST || k == HWCONTEND_U_INST2
+               || k == HWCONTEND_U_BOTH;
+    int data = k == HWCONTEND_U_DATA || k == HWCONTEND_U_DATA2
+               || k == HWCONTEND_U_BOTH;
+    void **p = data ? hwchain_paged_string(lv->data, pages) : NULL;
     uint64_t x = v_seed;
     double t0;
     long r;
@@ -132,8 +135,8 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 static size_t prepare(struct level *lv, const char *name, const char *key,
                       double effective, uint64_t *seed)
 {
-    static struct hwe_code code[NLEVELS];
-    static struct hwc_paged data[NLEVELS];
+    static struct hwcode_code code[NLEVELS];
+    static struct hwchain_paged data[NLEVELS];
     static size_t n;
     const char *why;
     size_t bytes, i, made = 0;
@@ -142,13 +145,15 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
         return 0;
     }
     if (effective > MAX_LEVEL_BYTES) {
-        hwp_absent(key, "the level is too large to test in this probe's memory");
+        hwp_absent(key,
+                   "the level is too large to test in this probe's memory");
         return 0;
     }
-    bytes = 2 * (size_t)(fraction[NFRACTIONS - 1] * effective / (double)page) * page;
-    if (hwe_make(&code[n], bytes, line, 1, &why) != 0)
+    bytes = 2 * (size_t)(fraction[NFRACTIONS - 1] * effective / (double)page)
+            * page;
+    if (hwcode_make(&code[n], bytes, line, 1, &why) != 0)
         hwp_skip(why);
-    hwc_paged_init(&data[n], hwm_alloc(bytes, page, 1), bytes, page, line,
+    hwchain_paged_init(&data[n], hwmem_alloc(bytes, page, 1), bytes, page, line,
                    *seed + 1);
     for (i = 0; i < NFRACTIONS; i++) {
         size_t pages = (size_t)(fraction[i] * effective / (double)page);
@@ -159,15 +164,15 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
         lv[made].pages = pages;
         lv[made].code = &code[n];
         lv[made].data = &data[n];
-        lv[made].page_order[0] = hwc_new_order(pages, seed);
-        lv[made].page_order[1] = hwc_new_order(2 * pages, seed);
+        lv[made].page_order[0] = hwchain_new_order(pages, seed);
+        lv[made].page_order[1] = hwchain_new_order(2 * pages, seed);
         made++;
     }
     n++;
     return made;
 }
 
-/* The verdict for one level from its n footprints' times (HWN_U_TESTS
+/* The verdict for one level from its n footprints' times (HWCONTEND_U_TESTS
  * each), pooled over the footprints whose doubling hurts: those where f
  * fits and 2f does not. */
 static int judge(const struct level *lv, size_t n, const double *best)
@@ -175,9 +180,9 @@ static int judge(const struct level *lv, size_t n, const double *best)
     double ratio[NFRACTIONS], penalty[NFRACTIONS];
     size_t i;
     for (i = 0; i < n; i++) {
-        const double *t = &best[i * HWN_U_TESTS];
+        const double *t = &best[i * HWCONTEND_U_TESTS];
         double lines_f = (double)(lv[i].pages * lines);
-        hwn_unified_ratios(t, &ratio[i], &penalty[i]);
+        hwcontend_unified_ratios(t, &ratio[i], &penalty[i]);
         hwp_log("%s: f %zu KiB: ns per line: inst %.2f data %.2f inst2 %.2f "
                 "data2 %.2f both %.2f: together/alone %.2f, doubling %.2f",
                 lv[i].name, lv[i].pages * page / 1024, t[0] * 1e9 / lines_f,
@@ -186,7 +191,7 @@ static int judge(const struct level *lv, size_t n, const double *best)
                 penalty[i]);
         hwp_dump((double)(2 * lv[i].pages * page), ratio[i]);
     }
-    return hwn_contended(ratio, penalty, n, MIN_POINTS);
+    return hwcontend_contended(ratio, penalty, n, MIN_POINTS);
 }
 
 /* The tests of levels[first..n), swept together: 1 unified, 0 split, -1
@@ -194,8 +199,8 @@ static int judge(const struct level *lv, size_t n, const double *best)
  * on one trial of one test, and the minimum discards it. */
 static int sweep_tests(size_t first, size_t n, double *best)
 {
-    size_t first_test = first * HWN_U_TESTS;
-    hwp_sweep(point, &first_test, (n - first) * HWN_U_TESTS,
+    size_t first_test = first * HWCONTEND_U_TESTS;
+    hwp_sweep(point, &first_test, (n - first) * HWCONTEND_U_TESTS,
               &best[first_test], 3, 12);
     return judge(&levels[first], n - first, &best[first_test]);
 }
@@ -205,7 +210,7 @@ static int test_levels(size_t first, size_t n, double *best)
     size_t j;
     int k;
     for (j = first; j < n; j++)
-        for (k = 0; k < HWN_U_TESTS; k++) {
+        for (k = 0; k < HWCONTEND_U_TESTS; k++) {
             tests[ntests].lv = &levels[j];
             tests[ntests++].kind = k;
         }
@@ -226,18 +231,18 @@ int main(int argc, char **argv)
                                                 "l3_effective_bytes"};
     static const char *const names[NLEVELS] = {"L2", "L3"};
     static const char *const keys[NLEVELS] = {"l2_unified", "l3_unified"};
-    double best[NLEVELS * NFRACTIONS * HWN_U_TESTS];
+    double best[NLEVELS * NFRACTIONS * HWCONTEND_U_TESTS];
     size_t i, nlevels = 0;
     int unified_below = 0;
     uint64_t seed = 0x5eed0ca11ULL;
     hwp_init(argc, argv, "unified", probe_inputs, probe_keys);
     hwp_quiet(); /* it times a shared level under contention */
-    page = hwm_os_page();
+    page = hwmem_os_page();
     line = (size_t)hwp_input("l1d_line_bytes", 0.0);
     if (line < 16 || line > page || page % line != 0)
         hwp_skip("no line size (input l1d_line_bytes)");
     lines = page / line;
-    col = hwc_new_order(lines, &seed);
+    col = hwchain_new_order(lines, &seed);
     z = v_zero;
     for (i = 0; i < NLEVELS; i++) {
         double effective = hwp_input(inputs[i], 0.0);
@@ -255,7 +260,8 @@ int main(int argc, char **argv)
             hwp_emit_int(keys[i], 1);
             continue;
         }
-        nlevels += prepare(&levels[nlevels], names[i], keys[i], effective, &seed);
+        nlevels +=
+            prepare(&levels[nlevels], names[i], keys[i], effective, &seed);
         if (nlevels == first)
             continue;
         verdict = test_levels(first, nlevels, best);

@@ -42,7 +42,7 @@ static const int chains[] = {1, 2, 4, 8, 12};
 #define VEC_SET(t)                                                            \
     OPS_KERNEL(t##1, 1) OPS_KERNEL(t##2, 2) OPS_KERNEL(t##4, 4)               \
     OPS_KERNEL(t##8, 8) OPS_KERNEL(t##12, 12)                                 \
-    static const hwk_fn t##kernels[] = {t##1, t##2, t##4, t##8, t##12};
+    static const hwkernel_fn t##kernels[] = {t##1, t##2, t##4, t##8, t##12};
 
 typedef float v16 __attribute__((vector_size(16)));
 typedef float v32 __attribute__((vector_size(32)));
@@ -79,7 +79,7 @@ VEC_SET(v64_)
 
 static const struct width {
     int bytes;
-    const hwk_fn *kernels;
+    const hwkernel_fn *kernels;
 } widths[] = {{16, v16_kernels}, {32, v32_kernels}, {64, v64_kernels}};
 #define NWIDTHS (sizeof widths / sizeof widths[0])
 
@@ -89,7 +89,7 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
     *kctx = (void *)&widths[i / NCHAINS].kernels[i % NCHAINS];
-    return hwk_run;
+    return hwkernel_run;
 }
 
 /* Best vector operations per second of width w over the chain counts. */
@@ -120,7 +120,7 @@ int main(int argc, char **argv)
      * load and store costs, not arithmetic. */
     hwp_skip("compiled without optimisation: vectors live in memory");
 #endif
-    hwk_sweep_span(point, NWIDTHS * NCHAINS, best, 0.1);
+    hwkernel_sweep_span(point, NWIDTHS * NCHAINS, best, 0.1);
     r16 = rate(0);
     for (w = 1; w < NWIDTHS; w++) {
         double r = rate(w);

@@ -41,27 +41,27 @@ static void test_monotone(void)
     static const double e[] = {1, 1, 2, 3, 3, 7};
     double out[6], inplace[6];
 
-    hwa_monotone(a, NULL, 4, out);
+    hwcurve_monotone(a, NULL, 4, out);
     checkf(same_vector(out, a_fit, 4), "isotonic fit pools one violation");
-    hwa_monotone(b, NULL, 3, out);
+    hwcurve_monotone(b, NULL, 3, out);
     checkf(same_vector(out, b_fit, 3),
            "isotonic fit of a decreasing run is its mean");
-    hwa_monotone(c, cw, 3, out);
+    hwcurve_monotone(c, cw, 3, out);
     checkf(same_vector(out, c_fit, 3), "isotonic fit honours weights");
-    hwa_monotone(d, NULL, 6, out);
+    hwcurve_monotone(d, NULL, 6, out);
     checkf(same_vector(out, d_fit, 6),
            "isotonic fit pools a chain of violators");
     memcpy(inplace, e, sizeof e);
-    hwa_monotone(inplace, NULL, 6, inplace);
+    hwcurve_monotone(inplace, NULL, 6, inplace);
     checkf(same_vector(inplace, e, 6),
            "isotonic fit keeps a monotone vector, in place");
     memcpy(inplace, d, sizeof d);
-    hwa_monotone(inplace, NULL, 6, inplace);
+    hwcurve_monotone(inplace, NULL, 6, inplace);
     checkf(same_vector(inplace, d_fit, 6),
            "isotonic fit in place equals out of place");
     out[0] = -1;
-    hwa_monotone(a, NULL, 0, out);
-    hwa_monotone(a, NULL, 1, out);
+    hwcurve_monotone(a, NULL, 0, out);
+    hwcurve_monotone(a, NULL, 1, out);
     checkf(out[0] == 1, "isotonic fit of 0 and 1 points");
 }
 
@@ -69,10 +69,10 @@ static void test_median(void)
 {
     static const double odd[] = {5, 1, 4, 2, 3}, even[] = {4, 1, 3, 2};
 
-    checkf(hwa_median(odd, 5) == 3 && hwa_median(even, 4) == 2.5
+    checkf(hwcurve_median(odd, 5) == 3 && hwcurve_median(even, 4) == 2.5
                && odd[0] == 5,
            "median of odd and even counts, input untouched");
-    checkf(isnan(hwa_median(odd, 0)), "median of nothing is NaN");
+    checkf(isnan(hwcurve_median(odd, 0)), "median of nothing is NaN");
 }
 
 static void test_plateau_jump(void)
@@ -90,17 +90,17 @@ static void test_plateau_jump(void)
     static const double tail[] = {5, 5, 5, 5, 5, 9};
     size_t last = 0;
 
-    checkf(hwa_plateau_jump(zen4, 30, 3, 5.0, 0.005, 2, &last) == 18
+    checkf(hwcurve_plateau_jump(zen4, 30, 3, 5.0, 0.005, 2, &last) == 18
                && last == 17,
            "plateau jump: the op cache's 12%% step on Zen 4");
-    checkf(hwa_plateau_jump(spike, 10, 3, 5.0, 0.005, 2, &last) == 7
+    checkf(hwcurve_plateau_jump(spike, 10, 3, 5.0, 0.005, 2, &last) == 7
                && last == 6,
            "plateau jump: one slow point is not a jump, two are");
-    checkf(hwa_plateau_jump(drift, 7, 3, 5.0, 0.005, 2, NULL) == -1,
+    checkf(hwcurve_plateau_jump(drift, 7, 3, 5.0, 0.005, 2, NULL) == -1,
            "plateau jump: a slow drift within the floor is no jump");
-    checkf(hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 2, NULL) == -1
-               && hwa_plateau_jump(tail, 6, 3, 5.0, 0.005, 1, NULL) == 5
-               && hwa_plateau_jump(tail, 2, 3, 5.0, 0.005, 2, NULL) == -1,
+    checkf(hwcurve_plateau_jump(tail, 6, 3, 5.0, 0.005, 2, NULL) == -1
+               && hwcurve_plateau_jump(tail, 6, 3, 5.0, 0.005, 1, NULL) == 5
+               && hwcurve_plateau_jump(tail, 2, 3, 5.0, 0.005, 2, NULL) == -1,
            "plateau jump: the last point alone is not confirmed");
 }
 
@@ -115,20 +115,20 @@ static void test_qt(void)
     size_t n, i;
     int ok;
 
-    n = hwa_qt_cluster(v, 10, 0.25, label);
+    n = hwcurve_qt_cluster(v, 10, 0.25, label);
     for (ok = n == 4, i = 0; i < 10; i++)
         ok = ok && label[i] == want[i];
     checkf(ok, "qt clustering groups latencies into 4 levels, numbered "
                "upward");
-    n = hwa_qt_cluster(chain, 6, 0.3, label);
+    n = hwcurve_qt_cluster(chain, 6, 0.3, label);
     for (ok = n == 3, i = 0; i < 6; i++)
         ok = ok && label[i] == chain_want[i];
     checkf(ok, "qt clustering takes the biggest cluster first on a chain");
-    checkf(hwa_qt_cluster(twins, 3, 0.0, label) == 1 && label[2] == 0,
+    checkf(hwcurve_qt_cluster(twins, 3, 0.0, label) == 1 && label[2] == 0,
            "qt clustering: equal values, zero diameter");
-    checkf(hwa_qt_cluster(v, 0, 0.25, label) == 0
-               && hwa_qt_cluster(v, HWA_QT_MAX + 1, 0.25, label) == 0
-               && hwa_qt_cluster(negative, 2, 0.25, label) == 0,
+    checkf(hwcurve_qt_cluster(v, 0, 0.25, label) == 0
+               && hwcurve_qt_cluster(v, HWCURVE_QT_MAX + 1, 0.25, label) == 0
+               && hwcurve_qt_cluster(negative, 2, 0.25, label) == 0,
            "qt clustering refuses empty, oversized and negative input");
 }
 

@@ -26,47 +26,51 @@ static size_t synth(size_t *s, size_t *n, size_t k, size_t a, size_t t,
 
 int main(void)
 {
-    size_t s[HWX_MAX_STRIDES], n[HWX_MAX_STRIDES], t = 0, k;
+    size_t s[HWCONFLICT_MAX_STRIDES], n[HWCONFLICT_MAX_STRIDES], t = 0, k;
     const char *why;
 
     k = synth(s, n, 8, 16, 131072, 0);
-    check(hwx_assoc(s, n, k, &t, NULL) == 16 && t == 131072,
+    check(hwconflict_assoc(s, n, k, &t, NULL) == 16 && t == 131072,
           "2 MiB 16-way L2 (T = 128 KiB): 16 ways, stride 128 KiB");
     k = synth(s, n, 7, 20, 65536, 1);
-    check(hwx_assoc(s, n, k, &t, &why) == 20 && t == 65536 && why == NULL,
+    check(hwconflict_assoc(s, n, k, &t, &why) == 20 && t == 65536
+              && why == NULL,
           "1.25 MiB 20-way, a soft policy (half a line more per set)");
     k = synth(s, n, 8, 16, 131072, 0);
-    check(hwx_assoc(s, n, 5, &t, &why) == 0 && why != NULL,
+    check(hwconflict_assoc(s, n, 5, &t, &why) == 0 && why != NULL,
           "stopped before n settled: no answer");
     k = synth(s, n, 8, 16, 131072, 0);
     n[2] += 40;
-    check(hwx_assoc(s, n, k, &t, &why) == 0,
+    check(hwconflict_assoc(s, n, k, &t, &why) == 0,
           "one stride below T outside Theorem 1's bounds: no answer");
     k = synth(s, n, 8, 16, 131072, 0);
     n[7] = 18;
-    check(hwx_assoc(s, n, k, &t, &why) == 0,
+    check(hwconflict_assoc(s, n, k, &t, &why) == 0,
           "n changes after settling: no answer");
     k = synth(s, n, 8, 16, 131072, 0);
     s[3] = 3 * s[2];
-    check(hwx_assoc(s, n, k, &t, &why) == 0, "strides that do not double");
+    check(hwconflict_assoc(s, n, k, &t, &why) == 0,
+          "strides that do not double");
     k = synth(s, n, 9, 16, 131072, 0);
     n[8] = 0;
-    check(hwx_assoc(s, n, k, &t, &why) == 16,
+    check(hwconflict_assoc(s, n, k, &t, &why) == 16,
           "n = 0 ends the curve: what was measured still settles");
     n[7] = 0;
-    check(hwx_assoc(s, n, k, &t, &why) == 0,
+    check(hwconflict_assoc(s, n, k, &t, &why) == 0,
           "... but not when that leaves two strides from T on");
 
     /* The reference VM, search forced onto its huge pages: 377, 302, 302
      * at 4, 8, 16 KiB; the probe stops there, since n did not halve. */
     s[0] = 4096, s[1] = 8192, s[2] = 16384;
     n[0] = 377, n[1] = 302, n[2] = 302;
-    check(!hwx_halves(n[0], n[2]) && hwx_assoc(s, n, 3, &t, &why) == 0,
+    check(!hwconflict_halves(n[0], n[2])
+              && hwconflict_assoc(s, n, 3, &t, &why) == 0,
           "reference VM: n does not halve, no contiguity, no answer");
     n[3] = 302, s[3] = 32768;
-    check(hwx_assoc(s, n, 4, &t, &why) == 0 && why != NULL,
+    check(hwconflict_assoc(s, n, 4, &t, &why) == 0 && why != NULL,
           "n the same from the first stride on: no contiguity");
-    check(hwx_halves(513, 257) && hwx_halves(513, 129) && !hwx_halves(16, 13),
+    check(hwconflict_halves(513, 257) && hwconflict_halves(513, 129)
+              && !hwconflict_halves(16, 13),
           "halving, and not");
     return check_done();
 }

@@ -19,15 +19,15 @@ static int verdict(const struct footprint *fp, size_t n)
     double ratio[8], penalty[8];
     size_t i;
     for (i = 0; i < n && i < 8; i++) {
-        double t[HWN_U_TESTS];
-        t[HWN_U_INST] = fp[i].inst;
-        t[HWN_U_DATA] = fp[i].data;
-        t[HWN_U_INST2] = 2.0 * fp[i].inst2; /* twice the lines */
-        t[HWN_U_DATA2] = 2.0 * fp[i].data2;
-        t[HWN_U_BOTH] = fp[i].both;
-        hwn_unified_ratios(t, &ratio[i], &penalty[i]);
+        double t[HWCONTEND_U_TESTS];
+        t[HWCONTEND_U_INST] = fp[i].inst;
+        t[HWCONTEND_U_DATA] = fp[i].data;
+        t[HWCONTEND_U_INST2] = 2.0 * fp[i].inst2; /* twice the lines */
+        t[HWCONTEND_U_DATA2] = 2.0 * fp[i].data2;
+        t[HWCONTEND_U_BOTH] = fp[i].both;
+        hwcontend_unified_ratios(t, &ratio[i], &penalty[i]);
     }
-    return hwn_contended(ratio, penalty, i, 2);
+    return hwcontend_contended(ratio, penalty, i, 2);
 }
 
 /* The split 48 KiB L1D / 64 KiB L1I (recorded when the probe still tested
@@ -78,21 +78,26 @@ static void test_recorded(void)
 static void test_synthetic(void)
 {
     /* Unified and ideal: together costs what both doubled cost. */
-    static const struct footprint ideal[] = {{10, 5, 20, 15, 35}, {10, 6, 22, 18, 39}};
+    static const struct footprint ideal[] = {{10, 5, 20, 15, 35},
+                                             {10, 6, 22, 18, 39}};
     /* Split: together is the sum, however much doubling costs. */
-    static const struct footprint split[] = {{10, 5, 30, 20, 15.2}, {11, 6, 30, 22, 16.9}};
+    static const struct footprint split[] = {{10, 5, 30, 20, 15.2},
+                                             {11, 6, 30, 22, 16.9}};
     /* A level whose edge is not between f and 2f: nothing to judge. */
-    static const struct footprint flat[] = {{10, 5, 10.5, 5.2, 16}, {10, 5, 10.2, 5.1, 15}};
+    static const struct footprint flat[] = {{10, 5, 10.5, 5.2, 16},
+                                            {10, 5, 10.2, 5.1, 15}};
     /* An SMT-like case where only the data side has a penalty, and the
      * two compete: still unified. */
-    static const struct footprint data_only[] = {{4, 4, 4, 12, 12}, {4, 5, 4, 14, 13}};
+    static const struct footprint data_only[] = {{4, 4, 4, 12, 12},
+                                                 {4, 5, 4, 14, 13}};
     double r[2] = {NAN, 2.0}, p[2] = {1.8, NAN};
     check(verdict(ideal, 2) == 1, "ideal unified level");
     check(verdict(split, 2) == 0, "split level with a large penalty");
     check(verdict(flat, 2) == -1, "no penalty: cannot tell");
     check(verdict(data_only, 2) == 1, "penalty on the data side only");
-    check(hwn_contended(r, p, 2, 1) == -1, "NaN ratios and penalties are skipped");
-    check(hwn_contended(r, p, 0, 1) == -1, "no footprints: cannot tell");
+    check(hwcontend_contended(r, p, 2, 1) == -1,
+          "NaN ratios and penalties are skipped");
+    check(hwcontend_contended(r, p, 0, 1) == -1, "no footprints: cannot tell");
 }
 
 /* The sharing test of the retired probes/shared.c (cache sharing is now
@@ -123,21 +128,21 @@ static void test_sharing(void)
     static const double l3s_penalty[] = {1.1, 1.4, 1.9, 1.7};
     static const double socket_ratio[] = {1.0, 1.02, 0.99, 1.05};
     static const double socket_penalty[] = {1.1, 1.4, 3.0, 3.5};
-    check(hwn_contended(l2_ratio, l2_penalty, 4, 2) == 0,
+    check(hwcontend_contended(l2_ratio, l2_penalty, 4, 2) == 0,
           "recorded private L2: not shared");
-    check(hwn_contended(l2b_ratio, l2b_penalty, 4, 2) == 0,
+    check(hwcontend_contended(l2b_ratio, l2b_penalty, 4, 2) == 0,
           "recorded private L2, second run: not shared");
-    check(hwn_contended(l3_ratio, l3_penalty, 4, 2) == -1,
+    check(hwcontend_contended(l3_ratio, l3_penalty, 4, 2) == -1,
           "recorded L3 under others' load: cannot tell");
-    check(hwn_contended(l3b_ratio, l3b_penalty, 4, 2) == -1,
+    check(hwcontend_contended(l3b_ratio, l3b_penalty, 4, 2) == -1,
           "recorded L3, spoiled runs alone: cannot tell");
-    check(hwn_contended(smt_ratio, smt_penalty, 4, 2) == 1,
+    check(hwcontend_contended(smt_ratio, smt_penalty, 4, 2) == 1,
           "SMT siblings share the L2");
-    check(hwn_contended(l3s_ratio, l3s_penalty, 4, 2) == 1,
+    check(hwcontend_contended(l3s_ratio, l3s_penalty, 4, 2) == 1,
           "cores of one socket share the L3");
-    check(hwn_contended(socket_ratio, socket_penalty, 4, 2) == 0,
+    check(hwcontend_contended(socket_ratio, socket_penalty, 4, 2) == 0,
           "cores of two sockets do not share an L3");
-    check(hwn_contended(smt_ratio, smt_penalty, 2, 2) == -1,
+    check(hwcontend_contended(smt_ratio, smt_penalty, 2, 2) == -1,
           "one footprint that counts is not enough");
 }
 

@@ -34,21 +34,22 @@ static void test_mode(void)
     for (i = 0; i < COUNT(recorded_runs_us); i++)
         v[i] = recorded_runs_us[i];
     i = COUNT(recorded_runs_us);
-    check(hwu_mode(v, i, 0.25) > 3800.0 && hwu_mode(v, i, 0.25) < 4200.0,
+    check(hwcpu_mode(v, i, 0.25) > 3800.0 && hwcpu_mode(v, i, 0.25) < 4200.0,
           "recorded runs under load: the slice is the 4 ms tick");
     for (i = 0; i < COUNT(recorded_gaps_us); i++)
         v[i] = recorded_gaps_us[i];
     i = COUNT(recorded_gaps_us);
-    check(hwu_mode(v, i, 0.25) > 10000.0,
+    check(hwcpu_mode(v, i, 0.25) > 10000.0,
           "recorded gaps under load are three slices: why runs are used");
     {
         double w[] = {30.0, 5000.0, 31.0, 5100.0, 29.0, 4900.0, 32.0, 28.0};
-        check(hwu_mode(w, 8, 0.25) < 40.0, "a denser cluster wins over a larger one");
+        check(hwcpu_mode(w, 8, 0.25) < 40.0,
+              "a denser cluster wins over a larger one");
     }
     {
         double one[] = {1234.0};
-        check(hwu_mode(one, 1, 0.25) == 1234.0, "one value is its own mode");
-        check(hwu_mode(one, 0, 0.25) == 0.0, "no values, no mode");
+        check(hwcpu_mode(one, 1, 0.25) == 1234.0, "one value is its own mode");
+        check(hwcpu_mode(one, 0, 0.25) == 0.0, "no values, no mode");
     }
 }
 
@@ -60,18 +61,20 @@ static void test_contexts(void)
     const double smt[] = {2.0, 2.02, 2.01, 2.05, 3.9, 4.0, 4.1, 4.0};
     /* A slowdown then a fast point: the first step ends the count. */
     const double dip[] = {2.0, 2.8, 2.0, 2.0};
-    check(hwu_contexts(idle, 2, 0.25) == 2, "recorded: two contexts");
-    check(hwu_contexts(smt, 8, 0.25) == 4, "flat to four, then a step");
-    check(hwu_contexts(dip, 4, 0.25) == 1, "the first slowdown ends the count");
-    check(hwu_contexts(idle, 1, 0.25) == 1, "one thread is one context");
+    check(hwcpu_contexts(idle, 2, 0.25) == 2, "recorded: two contexts");
+    check(hwcpu_contexts(smt, 8, 0.25) == 4, "flat to four, then a step");
+    check(hwcpu_contexts(dip, 4, 0.25) == 1,
+          "the first slowdown ends the count");
+    check(hwcpu_contexts(idle, 1, 0.25) == 1, "one thread is one context");
 }
 
 static void test_quota(void)
 {
-    check(hwu_parse_cpu_max("max 100000\n") == 0.0, "cpu.max without a limit");
-    check(hwu_parse_cpu_max("150000 100000\n") == 1.5, "cpu.max of 1.5 CPUs");
-    check(hwu_parse_cpu_max("-1 100000") == 0.0, "v1's -1 is no limit");
-    check(hwu_parse_cpu_max("") == 0.0, "empty text is no limit");
+    check(hwcpu_parse_cpu_max("max 100000\n") == 0.0,
+          "cpu.max without a limit");
+    check(hwcpu_parse_cpu_max("150000 100000\n") == 1.5, "cpu.max of 1.5 CPUs");
+    check(hwcpu_parse_cpu_max("-1 100000") == 0.0, "v1's -1 is no limit");
+    check(hwcpu_parse_cpu_max("") == 0.0, "empty text is no limit");
 }
 
 /* /proc/stat's first line: user nice system idle iowait irq softirq steal
@@ -79,13 +82,13 @@ static void test_quota(void)
  * is already in user). */
 static void test_stat(void)
 {
-    check(hwu_parse_stat_busy("cpu  100 20 30 1000 50 5 5 40 0 0\n", 100.0)
+    check(hwcpu_parse_stat_busy("cpu  100 20 30 1000 50 5 5 40 0 0\n", 100.0)
           == 2.0, "busy seconds: user, nice, system, irq, softirq, steal");
-    check(hwu_parse_stat_busy("cpu  100 0 100 1000\n", 100.0) == 2.0,
+    check(hwcpu_parse_stat_busy("cpu  100 0 100 1000\n", 100.0) == 2.0,
           "an old kernel's four fields");
-    check(hwu_parse_stat_busy("cpu0 1 2 3 4 5 6 7 8\n", 100.0) < 0.0
-          && hwu_parse_stat_busy("intr 12345\n", 100.0) < 0.0
-          && hwu_parse_stat_busy("cpu  1 2 3 4\n", 0.0) < 0.0,
+    check(hwcpu_parse_stat_busy("cpu0 1 2 3 4 5 6 7 8\n", 100.0) < 0.0
+          && hwcpu_parse_stat_busy("intr 12345\n", 100.0) < 0.0
+          && hwcpu_parse_stat_busy("cpu  1 2 3 4\n", 0.0) < 0.0,
           "another line, or no tick rate");
 }
 

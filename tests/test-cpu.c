@@ -13,7 +13,7 @@ static void expect(const char *what, size_t got, size_t want)
     checkf(got == want, "%s: index %zu, expected %zu", what, got, want);
 }
 
-#define RISE(y) hwk_first_rise(y, sizeof y / sizeof y[0], 0.05)
+#define RISE(y) hwkernel_first_rise(y, sizeof y / sizeof y[0], 0.05)
 
 /* int, gcc -O2: the loop counter and 14 variables fit; rise at n = 15. */
 static const double int_gcc[] = {

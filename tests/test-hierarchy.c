@@ -17,17 +17,17 @@
 #define MIB 1048576.0
 
 /* The probe's grid: from 4 KiB, four points an octave, up to max. */
-static void grid(struct hwh_curves *c, double max)
+static void grid(struct hwhier_curves *c, double max)
 {
     double f;
     memset(c, 0, sizeof *c);
-    for (f = 4096.0; f <= max && c->n < HWH_MAX_POINTS; f *= pow(2.0, 0.25))
+    for (f = 4096.0; f <= max && c->n < HWHIER_MAX_POINTS; f *= pow(2.0, 0.25))
         c->x[c->n++] = floor(f / 4096.0 + 0.5) * 4096.0;
 }
 
 /* Reading r of a machine with k caches ending at ends[] and k + 1 levels
  * costing lat[] (memory last): clean steps. */
-static void reading(struct hwh_curves *c, size_t r, const double *ends,
+static void reading(struct hwhier_curves *c, size_t r, const double *ends,
                     const double *lat, size_t k)
 {
     size_t i, j;
@@ -40,12 +40,12 @@ static void reading(struct hwh_curves *c, size_t r, const double *ends,
         c->readings = r + 1;
 }
 
-static void machine(struct hwh_curves *c, const double *ends,
+static void machine(struct hwhier_curves *c, const double *ends,
                     const double *lat, size_t k)
 {
     size_t r;
     grid(c, 256 * MIB);
-    for (r = 0; r < HWH_PLACEMENTS; r++)
+    for (r = 0; r < HWHIER_PLACEMENTS; r++)
         reading(c, r, ends, lat, k);
 }
 
@@ -56,22 +56,23 @@ static const double lat3[] = {1.0, 4.0, 16.0, 90.0};
 
 static void clean(void)
 {
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     machine(&c, ends3, lat3, 3);
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     checkf(h.levels == 4 && h.memory && !h.open && h.agree == 5 && h.of == 5,
            "clean: 3 caches and memory, 5 of 5 readings (levels %zu)",
            h.levels);
-    checkf(h.size[0] == ends3[0] && h.size[1] == ends3[1]
-           && h.size[2] == ends3[2] && h.size_agree[1] == 5,
-           "clean: each edge on the grid point at the capacity (%.0f %.0f %.0f)",
-           h.size[0], h.size[1], h.size[2]);
+    checkf(
+        h.size[0] == ends3[0] && h.size[1] == ends3[1] && h.size[2] == ends3[2]
+            && h.size_agree[1] == 5,
+        "clean: each edge on the grid point at the capacity (%.0f %.0f %.0f)",
+        h.size[0], h.size[1], h.size[2]);
     checkf(near(h.ns[0], 1.0) && near(h.ns[1], 4.0) && near(h.ns[2], 16.0)
            && near(h.ns[3], 90.0),
            "clean: the levels' latencies (%.2f %.2f %.2f %.2f)",
            h.ns[0], h.ns[1], h.ns[2], h.ns[3]);
-    check(hwh_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
+    check(hwhier_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
           && h.size[0] == 32 * KIB && near(h.ns[3], 90.0),
           "clean: passes the cross-checks, L1 at the capacity kept");
 }
@@ -82,14 +83,14 @@ static void clean(void)
 static void one_placement(void)
 {
     static const double ends[] = {32 * KIB, 1 * MIB, 2 * MIB};
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     size_t i;
     machine(&c, ends, lat3, 3);
     for (i = 0; i < c.n; i++)
         if (c.x[i] > 1 * MIB && c.x[i] <= 2 * MIB)
             c.y[2][i] = 4.0 * pow(c.x[i] / MIB, 2.0);
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     checkf(h.levels == 4 && h.agree == 4 && h.size[2] == 2 * MIB,
            "one placement's conflicts: still 3 caches, 4 of 5 readings "
            "show them alone (levels %zu, agree %zu)", h.levels, h.agree);
@@ -101,15 +102,15 @@ static void no_majority(void)
     static const double ends_a[] = {32 * KIB, 1 * MIB, 16 * MIB};
     static const double ends_b[] = {32 * KIB, 1.41 * MIB, 16 * MIB};
     static const double ends_c[] = {32 * KIB, 724 * KIB, 16 * MIB};
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     grid(&c, 256 * MIB);
     reading(&c, 0, ends_a, lat3, 3);
     reading(&c, 1, ends_b, lat3, 3);
     reading(&c, 2, ends_c, lat3, 3);
     reading(&c, 3, ends_a, lat3, 3);
     reading(&c, 4, ends_b, lat3, 3);
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     checkf(h.levels == 4 && h.size_agree[1] == 2 && h.size[1] == 1 * MIB,
            "no majority on the L2's edge: the lower median (%.0f, %zu agree)",
            h.size[1], h.size_agree[1]);
@@ -121,12 +122,12 @@ static void no_majority(void)
  * the L2 are not known; in two of five, the point is a placement's. */
 static void short_level(void)
 {
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     static const double ends[] = {32 * KIB, 1 * MIB, 1.7 * MIB};
     static const double lat[] = {1.0, 4.0, 14.0, 100.0};
     machine(&c, ends, lat, 3);
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     checkf(h.levels == 3 && h.known == 2 && h.memory,
            "a level of one flat point in every reading: 2 levels known of "
            "%zu (known %zu)", h.levels, h.known);
@@ -136,7 +137,7 @@ static void short_level(void)
     reading(&c, 2, ends3, lat3, 2);
     reading(&c, 3, ends3, lat3, 2);
     reading(&c, 4, ends3, lat3, 2);
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     checkf(h.known == h.levels, "... in two of five: every level known "
            "(known %zu of %zu)", h.known, h.levels);
 }
@@ -145,12 +146,12 @@ static void short_level(void)
  * follows is not. */
 static void open_end(void)
 {
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     machine(&c, ends3, lat3, 3);
     while (c.n > 0 && c.x[c.n - 1] > 24 * MIB)
         c.n--;
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     checkf(h.levels == 4 && h.open && !h.memory && h.size[2] == 16 * MIB,
            "a chain that ends on a rise: the L3's edge, memory not known "
            "(levels %zu, open %d)", h.levels, h.open);
@@ -161,41 +162,41 @@ static void open_end(void)
 static void at_memory(void)
 {
     static const double edram[] = {1.0, 4.0, 16.0, 45.0};
-    static struct hwh_curves c;
+    static struct hwhier_curves c;
     size_t i, stop = 0;
     machine(&c, ends3, lat3, 3);
     for (i = 0; i < c.n && !stop; i++)
-        stop = hwh_at_memory(c.x, c.y[0], i) ? i : 0;
+        stop = hwhier_at_memory(c.x, c.y[0], i) ? i : 0;
     checkf(stop > 0 && c.x[stop] > 32 * MIB && c.x[stop] <= 64 * MIB,
            "memory is reached an octave past the last cache (%.0f MiB)",
            stop ? c.x[stop] / MIB : 0.0);
     machine(&c, ends3, edram, 3);
     for (i = 0, stop = 0; i < c.n && !stop; i++)
-        stop = hwh_at_memory(c.x, c.y[0], i) ? i : 0;
+        stop = hwhier_at_memory(c.x, c.y[0], i) ? i : 0;
     check(stop == 0, "a level at 45 ns does not stop the chain: it may be "
                      "an eDRAM before memory");
 }
 
 static void cross_checks(void)
 {
-    static struct hwh_curves c;
-    struct hwh_hierarchy h;
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
     machine(&c, ends3, lat3, 3);
-    hwh_analyse(&c, &h);
-    check(hwh_cross_check(&h, c.x, c.n, 16 * KIB) != NULL,
+    hwhier_analyse(&c, &h);
+    check(hwhier_cross_check(&h, c.x, c.n, 16 * KIB) != NULL,
           "an L1 above the conflict test's capacity withholds the sizes");
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     h.size[0] = 28 * KIB;
-    check(hwh_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
+    check(hwhier_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
           && h.size[0] == 32 * KIB,
           "an L1 edge a grid step below the capacity is set to it");
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     h.size[2] = h.size[1];
-    check(hwh_cross_check(&h, c.x, c.n, 0.0) != NULL,
+    check(hwhier_cross_check(&h, c.x, c.n, 0.0) != NULL,
           "sizes that do not rise level by level are withheld");
-    hwh_analyse(&c, &h);
+    hwhier_analyse(&c, &h);
     h.ns[2] = h.ns[1];
-    check(hwh_cross_check(&h, c.x, c.n, 0.0) == NULL && h.ns[1] == 0.0
+    check(hwhier_cross_check(&h, c.x, c.n, 0.0) == NULL && h.ns[1] == 0.0
           && h.why_ns != NULL,
           "latencies that do not rise are withheld, the sizes kept");
 }

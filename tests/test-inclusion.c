@@ -21,15 +21,15 @@ struct logged {
 static int reading(const struct logged *lg, size_t n, int l3,
                    const char **why)
 {
-    struct hwb_round r[HWB_MAX_ROUNDS];
+    struct hwbackinv_round r[HWBACKINV_MAX_ROUNDS];
     size_t i;
     for (i = 0; i < n; i++) {
         const double *u = lg[i].null, *b = lg[i].burst;
-        struct hwb_trial null = {u[0], u[1], u[2], u[3]};
-        struct hwb_trial t = {b[0], b[1], b[2], b[3]};
-        r[i] = hwb_round_of(&null, &t, l3);
+        struct hwbackinv_trial null = {u[0], u[1], u[2], u[3]};
+        struct hwbackinv_trial t = {b[0], b[1], b[2], b[3]};
+        r[i] = hwbackinv_round_of(&null, &t, l3);
     }
-    return hwb_reading(r, n, why);
+    return hwbackinv_reading(r, n, why);
 }
 
 /* Recorded on the reference VM (Intel server core: L2 non-inclusive of
@@ -147,11 +147,12 @@ static void synthetic(void)
     lg[3].burst[0] = lg[5].burst[0] = 12.0;
     check(reading(lg, 8, 0, &why) == 0,
           "A kept in 6 rounds of 8, lost in two: still 0");
-    check(hwb_verdict(0, 0) == 0 && hwb_verdict(1, 1) == 1
-          && hwb_verdict(0, 1) == -1 && hwb_verdict(-1, 0) == -1,
+    check(hwbackinv_verdict(0, 0) == 0 && hwbackinv_verdict(1, 1) == 1
+          && hwbackinv_verdict(0, 1) == -1 && hwbackinv_verdict(-1, 0) == -1,
           "two readings must agree");
-    check(isnan(hwb_lost(2.0, 1.2, 1.0)) && isnan(hwb_lost(2.0, 0.0, 5.0))
-          && fabs(hwb_lost(3.0, 1.0, 5.0) - 0.5) < 1e-12,
+    check(isnan(hwbackinv_lost(2.0, 1.2, 1.0))
+              && isnan(hwbackinv_lost(2.0, 0.0, 5.0))
+              && fabs(hwbackinv_lost(3.0, 1.0, 5.0) - 0.5) < 1e-12,
           "lost fraction, and NaN when C is not slower than A");
 }
 

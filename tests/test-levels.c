@@ -1,7 +1,7 @@
 /* test-levels.c - the level analysis of the memory probes (levels.h):
  * what the caches probe makes of one reading of its chain
- * (hwl_flat_levels, then hwl_edge for each level), on synthetic machines
- * swept as the probe sweeps them (clean and soft steps, noise, outliers,
+ * (hwlevel_flat_levels, then hwlevel_edge for each level), on synthetic
+ * machines swept as the probe sweeps them (clean and soft steps, noise, outliers,
  * a level less than twice the one before, a random chase, no step at
  * all, a curve that ends on a rise), and the parts the TLB probe uses.
  * Recorded curves are replayed through the probes themselves by
@@ -26,7 +26,7 @@ static size_t synth(double *x, double *y, const double *ends,
     size_t n = 0, j;
     uint64_t s = 12345;
     double f;
-    for (f = 4096; f <= 134217728.0 && n < HWL_MAX_POINTS; f *= 1.1892071) {
+    for (f = 4096; f <= 134217728.0 && n < HWLEVEL_MAX_POINTS; f *= 1.1892071) {
         double v = lat[0];
         for (j = 0; j < k; j++) {
             double over = log2(f / ends[j]);
@@ -49,9 +49,10 @@ static size_t hierarchy(const double *x, const double *y, size_t n,
 
 static void synthetic(void)
 {
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS], sz[7], lat[8];
     double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
-    double close_ends[] = {49152, 81920, 33554432}, close_lv[] = {1.2, 4, 6, 60};
+    double close_ends[] = {49152, 81920, 33554432},
+           close_lv[] = {1.2, 4, 6, 60};
     size_t n, k;
 
     n = synth(x, y, ends, lv, 3, 0, 0);
@@ -82,7 +83,7 @@ static void synthetic(void)
  * isotonic fit spread over all of L1, and one in the middle of a level. */
 static void spikes(void)
 {
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS], sz[7], lat[8];
     double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
     size_t n, k;
 
@@ -103,17 +104,17 @@ static void spikes(void)
  * its edge known. */
 static void open_end(void)
 {
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], lat[8], span[8];
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS], lat[8], span[8];
     double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
     size_t n = synth(x, y, ends, lv, 3, 0, 0), start[8], end[8], k;
     int open;
     while (n > 0 && x[n - 1] > 48e6)
         n--;
-    k = hwl_flat_levels(x, y, n, 8, start, end, lat, span, &open);
-    check(k == 4 && open && within(hwl_edge(x, y, n, start[2], span[2],
+    k = hwlevel_flat_levels(x, y, n, 8, start, end, lat, span, &open);
+    check(k == 4 && open && within(hwlevel_edge(x, y, n, start[2], span[2],
                                             span[3]), 25e6, 33554432),
           "a curve that ends on a rise: the last cache's edge, the rest open");
-    k = hwl_flat_levels(x, y, 30, 8, start, end, lat, span, &open);
+    k = hwlevel_flat_levels(x, y, 30, 8, start, end, lat, span, &open);
     check(k == 2 && !open, "a curve that ends on a level: no open level");
 }
 
@@ -199,7 +200,7 @@ static size_t machine_curve(const struct machine *m, double noise,
 {
     double f;
     size_t n = 0;
-    for (f = PAGE; n < HWL_MAX_POINTS; f *= STEP) {
+    for (f = PAGE; n < HWLEVEL_MAX_POINTS; f *= STEP) {
         double bytes = floor(f / PAGE + 0.5) * PAGE;
         if (bytes > SWEEP_TOP)
             break;
@@ -215,7 +216,7 @@ static size_t machine_curve(const struct machine *m, double noise,
 }
 
 /* One reading as the caches probe reads it (hierarchy.c, read_levels):
- * its flat stretches HWL_STEP apart, each level's edge a quarter
+ * its flat stretches HWLEVEL_STEP apart, each level's edge a quarter
  * of the way (in log latency) into the rise to the next.  sz[] the
  * edges, lat[] the levels' latencies; returns the number of levels. */
 static size_t hierarchy(const double *x, const double *y, size_t n,
@@ -224,9 +225,9 @@ static size_t hierarchy(const double *x, const double *y, size_t n,
     size_t start[8], end[8], j, k;
     double span[8];
     int open;
-    k = hwl_flat_levels(x, y, n, 7, start, end, lat, span, &open);
+    k = hwlevel_flat_levels(x, y, n, 7, start, end, lat, span, &open);
     for (j = 0; j + 1 < k; j++)
-        sz[j] = hwl_edge(x, y, n, start[j], span[j], span[j + 1]);
+        sz[j] = hwlevel_edge(x, y, n, start[j], span[j], span[j + 1]);
     return k;
 }
 
@@ -284,7 +285,7 @@ static void check_machine(const char *what, const struct machine *m,
                           size_t nspikes, double lat_tol)
 {
     char line[256];
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS], sz[7], lat[8];
     size_t n = machine_curve(m, noise, 12345, x, y), k, j;
     int sizes, lats;
     for (j = 0; j < nspikes; j++)
@@ -335,7 +336,7 @@ static void machines(void)
  * out a spike, but two in one window of the median are a step to it, by
  * design (levels.c): at four points an octave two neighbours span half
  * an octave, as much as a narrow level.  (The paired outliers that
- * test-analysis gave hwa_effective_sizes at eight points a doubling were
+ * test-analysis gave hwcurve_effective_sizes at eight points a doubling were
  * an eighth of an octave wide: one point of this sweep.) */
 static void pick_spikes(uint64_t *pick, const double *x, size_t n,
                         double blind, size_t *s)
@@ -356,7 +357,7 @@ static void check_seeds(const char *what, const struct machine *m,
                         double blind, size_t allowed)
 {
     char line[256];
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS], sz[7], lat[8];
     size_t s[3], n, k, j, bad = 0;
     uint64_t seed, pick = 99;
     for (seed = 1; seed <= 200; seed++) {
@@ -383,7 +384,7 @@ static void check_seeds(const char *what, const struct machine *m,
  * next level (L3) at most its 8 MiB. */
 static void narrow_limit(void)
 {
-    double x[HWL_MAX_POINTS], y[HWL_MAX_POINTS], sz[7], lat[8];
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS], sz[7], lat[8];
     size_t n = machine_curve(&narrow, 0.03, 12345, x, y), k;
     k = hierarchy(x, y, n, sz, lat);
     show("narrow L2", &narrow, sz, lat, k);
@@ -405,10 +406,11 @@ static void seeds(void)
 static void twins(void)
 {
     double a[] = {64, 768, 1536}, b[] = {76, 384, 1800}, same[3];
-    size_t k = hwl_same_steps(a, 3, b, 3, 1.35, same);
+    size_t k = hwlevel_same_steps(a, 3, b, 3, 1.35, same);
     check(k == 2 && same[0] == 76 && same[1] == 1800,
           "TLB steps kept at the later edge, the cache's at x/2 dropped");
-    check(hwl_same_steps(a, 3, b, 0, 1.35, same) == 0, "no twins, no steps");
+    check(hwlevel_same_steps(a, 3, b, 0, 1.35, same) == 0,
+          "no twins, no steps");
 }
 
 int main(void)

@@ -57,12 +57,12 @@ static int same_partition(int n, const int *label, const int *want)
 
 static void test_diameter(void)
 {
-    check(fabs(hwq_level_diameter(40.0, 10.0) - 1.0) < 1e-12,
+    check(fabs(hwclique_level_diameter(40.0, 10.0) - 1.0) < 1e-12,
           "diameter: half the log distance to memory");
-    check(hwq_level_diameter(14.0, 10.0) < 0.0,
+    check(hwclique_level_diameter(14.0, 10.0) < 0.0,
           "diameter: a level too close to memory cannot be judged");
-    check(hwq_level_diameter(NAN, 10.0) < 0.0
-              && hwq_level_diameter(20.0, 0.0) < 0.0,
+    check(hwclique_level_diameter(NAN, 10.0) < 0.0
+              && hwclique_level_diameter(20.0, 0.0) < 0.0,
           "diameter: missing references cannot be judged");
 }
 
@@ -71,14 +71,16 @@ static void test_two(void)
 {
     static const int one[] = {0, 0}, two[] = {0, 1};
     int label[2];
-    double rel = hwq_level_diameter(27.0, 11.0);
+    double rel = hwclique_level_diameter(27.0, 11.0);
     fill(2, one, 27.0, 24.0, 11.0);
-    check(hwq_cliques(m, 2, rel, label) == 1 && hwq_clique_size(label, 2) == 2,
+    check(hwclique_cliques(m, 2, rel, label) == 1
+              && hwclique_clique_size(label, 2) == 2,
           "2 CPUs sharing the level: one clique of 2");
     fill(2, two, 80.0, 20.0, 20.0);
-    rel = hwq_level_diameter(80.0, 11.0);
-    check(hwq_cliques(m, 2, rel, label) == 2 && hwq_clique_size(label, 2) == 1
-              && label[0] == 0 && label[1] == 1,
+    rel = hwclique_level_diameter(80.0, 11.0);
+    check(hwclique_cliques(m, 2, rel, label) == 2
+              && hwclique_clique_size(label, 2) == 1 && label[0] == 0
+              && label[1] == 1,
           "2 CPUs with private levels: two cliques of 1");
 }
 
@@ -88,7 +90,7 @@ static void test_diameter_bounds_clique(void)
 {
     static const double v[] = {10.0, 9.0, 7.5, 9.0, 10.0, 8.5, 7.5, 8.5, 9.5};
     int label[3];
-    check(hwq_cliques(v, 3, 0.25, label) == 2 && label[0] == label[1]
+    check(hwclique_cliques(v, 3, 0.25, label) == 2 && label[0] == label[1]
               && label[2] == 1,
           "the diameter bounds a whole clique");
 }
@@ -98,19 +100,20 @@ static void test_four(void)
 {
     static const int group[] = {0, 0, 1, 1}, leaders[] = {1, 0, 1, 0};
     int label[4];
-    double rel = hwq_level_diameter(27.0, 11.0);
+    double rel = hwclique_level_diameter(27.0, 11.0);
     fill(4, group, 27.0, 25.0, 12.0);
-    check(hwq_cliques(m, 4, rel, label) == 2 && same_partition(4, label, group)
-              && label[0] == 0,
+    check(hwclique_cliques(m, 4, rel, label) == 2
+              && same_partition(4, label, group) && label[0] == 0,
           "4 CPUs, 2 L3 domains, all pairs");
     only_rows(4, leaders);
-    check(hwq_cliques(m, 4, rel, label) == 2 && same_partition(4, label, group)
-              && hwq_clique_size(label, 4) == 2,
+    check(hwclique_cliques(m, 4, rel, label) == 2
+              && same_partition(4, label, group)
+              && hwclique_clique_size(label, 4) == 2,
           "4 CPUs, 2 L3 domains, leaders' rows only");
     fill(4, group, 27.0, 25.0, 12.0);
     only_rows(4, (const int[]){1, 0, 0, 0});
-    check(hwq_cliques(m, 4, rel, label) == 3 && hwq_clique_size(label, 4) == 2
-              && label[2] != label[3],
+    check(hwclique_cliques(m, 4, rel, label) == 3
+              && hwclique_clique_size(label, 4) == 2 && label[2] != label[3],
           "4 CPUs, first row only: CPUs 2 and 3 unlinked, apart");
 }
 
@@ -124,17 +127,19 @@ static void test_smt(void)
     static const int chip[] = {0, 0, 0, 0, 0, 0, 0, 0};
     static const int row0[] = {1, 0, 0, 0, 0, 0, 0, 0};
     int label[N];
-    double rel = hwq_level_diameter(80.0, 11.0);
+    double rel = hwclique_level_diameter(80.0, 11.0);
     fill(N, core, 80.0, 70.0, 20.0);
-    check(hwq_cliques(m, N, rel, label) == 4 && same_partition(N, label, core)
-              && hwq_clique_size(label, N) == 2,
+    check(hwclique_cliques(m, N, rel, label) == 4
+              && same_partition(N, label, core)
+              && hwclique_clique_size(label, N) == 2,
           "8 CPUs with SMT pairs: 4 L2 cliques of 2");
     only_rows(N, row0);
-    check(hwq_cliques(m, N, rel, label) > 0 && hwq_clique_size(label, N) == 2
-              && label[0] == label[4],
+    check(hwclique_cliques(m, N, rel, label) > 0
+              && hwclique_clique_size(label, N) == 2 && label[0] == label[4],
           "8 CPUs with SMT pairs, first row only: CPU 0 with CPU 4");
     fill(N, chip, 27.0, 25.0, 25.0);
-    check(hwq_cliques(m, N, hwq_level_diameter(27.0, 11.0), label) == 1,
+    check(hwclique_cliques(m, N, hwclique_level_diameter(27.0, 11.0), label)
+              == 1,
           "8 CPUs with SMT pairs: one L3 clique");
 }
 
@@ -149,12 +154,16 @@ static void test_noisy(void)
     for (seed = 1; seed <= 200; seed++) {
         fill(4, group, 27.0, 25.0, 12.0);
         noise(4, 0.10, (uint64_t)seed);
-        good4 += hwq_cliques(m, 4, hwq_level_diameter(m[0], 11.0), label) == 2
-                 && same_partition(4, label, group);
+        good4 +=
+            hwclique_cliques(m, 4, hwclique_level_diameter(m[0], 11.0), label)
+                == 2
+            && same_partition(4, label, group);
         fill(N, core, 80.0, 70.0, 20.0);
         noise(N, 0.10, (uint64_t)seed * 7919);
-        good8 += hwq_cliques(m, N, hwq_level_diameter(m[0], 11.0), label) == 4
-                 && same_partition(N, label, core);
+        good8 +=
+            hwclique_cliques(m, N, hwclique_level_diameter(m[0], 11.0), label)
+                == 4
+            && same_partition(N, label, core);
     }
     check(good4 == 200, "noisy 4 CPUs, 2 L3 domains: right in 200 of 200");
     check(good8 == 200, "noisy 8 CPUs with SMT pairs: right in 200 of 200");
@@ -170,16 +179,16 @@ static void test_memory(void)
     double ratio;
     fill(N, nodes, 11.0, 10.5, 6.5);
     only_rows(N, leaders);
-    check(hwq_cliques(m, N, HWQ_MEMORY_DIAMETER, label) == 2
+    check(hwclique_cliques(m, N, HWCLIQUE_MEMORY_DIAMETER, label) == 2
               && same_partition(N, label, nodes),
           "memory: 2 NUMA nodes of 4 from the leaders' rows");
-    ratio = hwq_locality_ratio(m, N, label);
+    ratio = hwclique_locality_ratio(m, N, label);
     check(fabs(ratio - 6.5 / 11.0) < 1e-12,
           "memory: ratio is the slowest remote over the fastest local");
     fill(N, one, 11.0, 10.2, 10.2);
     noise(N, 0.08, 42);
-    check(hwq_cliques(m, N, HWQ_MEMORY_DIAMETER, label) == 1
-              && hwq_locality_ratio(m, N, label) == 1.0,
+    check(hwclique_cliques(m, N, HWCLIQUE_MEMORY_DIAMETER, label) == 1
+              && hwclique_locality_ratio(m, N, label) == 1.0,
           "memory: uniform within noise is one domain, ratio 1");
 }
 
@@ -195,28 +204,30 @@ static void test_symmetrize(void)
     double slow_self[9] = {17000, 27000, 12000, NAN, NAN, NAN,
                            NAN, NAN, NAN};
     int label[3];
-    hwq_symmetrize(v, 2, out);
+    hwclique_symmetrize(v, 2, out);
     check(out[1] == 24500 && out[2] == 24500 && out[0] == 28382
               && out[3] == 24500,
           "symmetrize: the better direction; no CPU slower than its pairs");
-    check(hwq_cliques(out, 2, hwq_level_diameter(28382, 10444), label) == 1,
+    check(hwclique_cliques(out, 2, hwclique_level_diameter(28382, 10444), label)
+              == 1,
           "a slow reader on one side: still one L3 clique");
     v[2] = 13000;
-    hwq_symmetrize(v, 2, v);
+    hwclique_symmetrize(v, 2, v);
     check(v[1] == 14099 && v[2] == 14099
-              && hwq_cliques(v, 2, hwq_level_diameter(28382, 10444),
+              && hwclique_cliques(v, 2, hwclique_level_diameter(28382, 10444),
                              label) == 2,
           "slow both ways: apart (in place)");
     v[1] = NAN;
     v[2] = 5.0;
-    hwq_symmetrize(v, 2, v);
+    hwclique_symmetrize(v, 2, v);
     check(v[1] == 5.0 && v[2] == 5.0, "symmetrize: one direction measured");
     /* CPU 0 alone slowed to 17 GB/s, CPU 1 reading its writes at 27:
      * CPU 1 still shares, CPU 2 (12, memory 10.5) still does not. */
-    hwq_symmetrize(slow_self, 3, slow_self);
+    hwclique_symmetrize(slow_self, 3, slow_self);
     check(slow_self[0] == 27000
-              && hwq_cliques(slow_self, 3, hwq_level_diameter(17000, 10500),
-                             label) == 2
+              && hwclique_cliques(slow_self, 3,
+                                  hwclique_level_diameter(17000, 10500), label)
+                     == 2
               && label[0] == label[1] && label[2] != label[0],
           "a CPU slowed alone: its fastest pair stands for it");
 }
@@ -231,34 +242,38 @@ static void test_recorded(void)
     static const double mem[] = {10734, 11013, NAN, NAN};
     int label[2];
     double fast_mem = 12854;
-    check(hwq_cliques(l2, 2, hwq_level_diameter(l2[0], mem[0]), label) == 2,
+    check(hwclique_cliques(l2, 2, hwclique_level_diameter(l2[0], mem[0]), label)
+              == 2,
           "recorded L2: private");
-    check(hwq_cliques(l3, 2, hwq_level_diameter(l3[0], mem[0]), label) == 1,
+    check(hwclique_cliques(l3, 2, hwclique_level_diameter(l3[0], mem[0]), label)
+              == 1,
           "recorded L3: shared");
-    check(hwq_cliques(l3_slow, 2, hwq_level_diameter(l3_slow[0], fast_mem),
-                      label) == 1,
+    check(hwclique_cliques(l3_slow, 2,
+                           hwclique_level_diameter(l3_slow[0], fast_mem), label)
+              == 1,
           "recorded L3, fastest memory and slowest pair: shared");
-    check(hwq_cliques(mem, 2, HWQ_MEMORY_DIAMETER, label) == 1
-              && hwq_locality_ratio(mem, 2, label) == 1.0,
+    check(hwclique_cliques(mem, 2, HWCLIQUE_MEMORY_DIAMETER, label) == 1
+              && hwclique_locality_ratio(mem, 2, label) == 1.0,
           "recorded memory: one domain");
 }
 
 static void test_invalid(void)
 {
     double bad[4] = {10.0, -1.0, 10.0, 10.0};
-    int label[HWQ_CLIQUE_MAX + 1];
-    check(hwq_cliques(bad, 2, 0.25, label) == 0,
+    int label[HWCLIQUE_CLIQUE_MAX + 1];
+    check(hwclique_cliques(bad, 2, 0.25, label) == 0,
           "a negative value: no answer");
     bad[1] = INFINITY;
-    check(hwq_cliques(bad, 2, 0.25, label) == 0,
+    check(hwclique_cliques(bad, 2, 0.25, label) == 0,
           "an infinite value: no answer");
     bad[1] = 10.0;
-    check(hwq_cliques(bad, 0, 0.25, label) == 0
-              && hwq_cliques(bad, HWQ_CLIQUE_MAX + 1, 0.25, label) == 0
-              && hwq_cliques(bad, 2, -0.1, label) == 0,
+    check(hwclique_cliques(bad, 0, 0.25, label) == 0
+              && hwclique_cliques(bad, HWCLIQUE_CLIQUE_MAX + 1, 0.25, label)
+                     == 0
+              && hwclique_cliques(bad, 2, -0.1, label) == 0,
           "no CPUs, too many, or a negative diameter: no answer");
     bad[1] = bad[2] = bad[3] = NAN;
-    check(hwq_cliques(bad, 2, 0.25, label) == 2,
+    check(hwclique_cliques(bad, 2, 0.25, label) == 2,
           "nothing links two CPUs: each alone");
 }
 
@@ -269,11 +284,11 @@ static void test_rows(void)
                                 NAN, NAN, NAN};
     static const int label[3] = {0, 0, 1};
     int apart[3];
-    check(hwq_row_max(v, 3, 0) == 12.0 && hwq_row_max(v, 3, 2) == 0.0,
+    check(hwclique_row_max(v, 3, 0) == 12.0 && hwclique_row_max(v, 3, 2) == 0.0,
           "row max: the fastest reader; 0 for a row not measured");
-    check(hwq_apart(v, 3, label, 0, apart) == 0,
+    check(hwclique_apart(v, 3, label, 0, apart) == 0,
           "apart: a pair not measured is not apart");
-    check(hwq_apart(v, 3, label, 1, apart) == 1 && apart[0] == 2,
+    check(hwclique_apart(v, 3, label, 1, apart) == 1 && apart[0] == 2,
           "apart: the measured pairs in another clique");
 }
 
@@ -297,24 +312,24 @@ static void time_row(int n, int p, const int *list, int nlist)
 static size_t search(int n, int *label, int *stages, int *confirms,
                      int *last_list)
 {
-    struct hwq_search s;
+    struct hwclique_search s;
     double sym[N * N];
     int cpu, list[N], nlist, k;
     size_t nc;
     *stages = *confirms = 0;
-    hwq_search_init(&s, (size_t)n);
+    hwclique_search_init(&s, (size_t)n);
     for (;;) {
-        hwq_symmetrize(m, (size_t)n, sym);
-        nc = hwq_cliques(sym, (size_t)n, HWQ_MEMORY_DIAMETER, label);
+        hwclique_symmetrize(m, (size_t)n, sym);
+        nc = hwclique_cliques(sym, (size_t)n, HWCLIQUE_MEMORY_DIAMETER, label);
         if (nc == 0)
             return 0;
-        switch (hwq_search_next(&s, m, label, &cpu, list, &nlist)) {
-        case HWQ_DONE:
+        switch (hwclique_search_next(&s, m, label, &cpu, list, &nlist)) {
+        case HWCLIQUE_DONE:
             return nc;
-        case HWQ_CONFIRM:
+        case HWCLIQUE_CONFIRM:
             ++*confirms;
             break;
-        case HWQ_STAGE:
+        case HWCLIQUE_STAGE:
             ++*stages;
             for (k = 0; k < nlist; k++)
                 last_list[k] = list[k];

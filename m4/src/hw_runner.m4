@@ -833,7 +833,7 @@ AS_IF([test -n "$hw_run"],
 # _HW_CPU_KINDS
 # -------------
 # On a hybrid machine each probe pins itself to the fastest kind's first
-# CPU and says so on stderr (hwu_pin_fastest, probes/lib/cpus.c): the
+# CPU and says so on stderr (hwcpu_pin_fastest, probes/lib/cpus.c): the
 # header's machine comment repeats the first such line of this run's
 # probes.  A -C run that measured nothing keeps the cached line, if the
 # cache is this machine's; a machine of one kind gets no line.

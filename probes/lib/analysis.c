@@ -27,7 +27,7 @@ static int cmp_double(const void *a, const void *b)
  * blocks happen to share a value (pooling them changes nothing).  That keeps
  * the function free of allocation at the price of O(n^2) in the worst case,
  * which is nothing for curves of a few hundred points. */
-void hwa_monotone(const double *y, const double *w, size_t n, double *out)
+void hwcurve_monotone(const double *y, const double *w, size_t n, double *out)
 {
     size_t i, j;
 
@@ -52,7 +52,7 @@ void hwa_monotone(const double *y, const double *w, size_t n, double *out)
 /* ---- median ------------------------------------------------------- */
 
 /* Sorts a copy, so the caller's order stays. */
-double hwa_median(const double *v, size_t n)
+double hwcurve_median(const double *v, size_t n)
 {
     double *s, m;
 
@@ -74,15 +74,15 @@ static void plateau_stats(const double *p, size_t m, double floor_rel,
 {
     size_t i;
 
-    *centre = hwa_median(p, m);
+    *centre = hwcurve_median(p, m);
     for (i = 0; i < m; i++)
         dev[i] = fabs(p[i] - *centre);
-    *spread = 1.4826 * hwa_median(dev, m);
+    *spread = 1.4826 * hwcurve_median(dev, m);
     if (!(*spread >= floor_rel * *centre))
         *spread = floor_rel * *centre;
 }
 
-long hwa_plateau_jump(const double *y, size_t n, size_t min_plateau,
+long hwcurve_plateau_jump(const double *y, size_t n, size_t min_plateau,
                       double k, double floor_rel, size_t confirm,
                       size_t *last)
 {
@@ -158,7 +158,7 @@ static size_t widest_window(const struct item *s, const int *label, size_t n,
     return best;
 }
 
-int hwa_renumber(int *label, size_t n, size_t nc, const size_t *order)
+int hwcurve_renumber(int *label, size_t n, size_t nc, const size_t *order)
 {
     int *map = malloc(nc * sizeof *map), next = 0;
     size_t i;
@@ -190,7 +190,7 @@ static int renumber(const struct item *s, size_t n, int *label, size_t nc)
         return 0;
     for (i = 0; i < n; i++)
         order[i] = s[i].i;
-    ok = hwa_renumber(label, n, nc, order);
+    ok = hwcurve_renumber(label, n, nc, order);
     free(order);
     return ok;
 }
@@ -200,13 +200,13 @@ static int renumber(const struct item *s, size_t n, int *label, size_t nc)
  * cluster's average; relative to its smallest member, as here, a cluster's
  * admissibility does not change as it grows, which makes the largest one
  * well defined. */
-size_t hwa_qt_cluster(const double *v, size_t n, double rel_diameter,
+size_t hwcurve_qt_cluster(const double *v, size_t n, double rel_diameter,
                       int *label)
 {
     struct item *s;
     size_t i, first = 0, width, nc = 0;
 
-    if (n == 0 || n > HWA_QT_MAX || !(rel_diameter >= 0.0))
+    if (n == 0 || n > HWCURVE_QT_MAX || !(rel_diameter >= 0.0))
         return 0;
     for (i = 0; i < n; i++)
         if (!isfinite(v[i]) || v[i] < 0.0)

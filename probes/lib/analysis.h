@@ -19,7 +19,7 @@
 
 /* Isotonic (non-decreasing) least-squares fit by pool-adjacent-violators.
  * w may be NULL (unit weights); weights must be positive.  out may alias y. */
-void hwa_monotone(const double *y, const double *w, size_t n, double *out);
+void hwcurve_monotone(const double *y, const double *w, size_t n, double *out);
 
 /* X-Ray's jump detection (I-cache slides): a plateau grown from the left,
  * a jump where it ends.  The plateau starts with the first `min_plateau`
@@ -33,7 +33,7 @@ void hwa_monotone(const double *y, const double *w, size_t n, double *out);
  * index and writes the index of the plateau's last point before it to
  * *last (may be NULL); -1 when no jump is confirmed, when n < min_plateau
  * or on out of memory. */
-long hwa_plateau_jump(const double *y, size_t n, size_t min_plateau,
+long hwcurve_plateau_jump(const double *y, size_t n, size_t min_plateau,
                       double k, double floor_rel, size_t confirm,
                       size_t *last);
 
@@ -42,20 +42,20 @@ long hwa_plateau_jump(const double *y, size_t n, size_t min_plateau,
  * (max <= min * (1 + rel_diameter)), the lowest one on a tie.  label[i]
  * receives the cluster of v[i], clusters numbered from 0 in ascending order
  * of their smallest member.  Returns the number of clusters; 0 when n is 0
- * or above HWA_QT_MAX, when a value is negative or not finite, or when out
+ * or above HWCURVE_QT_MAX, when a value is negative or not finite, or when out
  * of memory. */
-#define HWA_QT_MAX 4096
-size_t hwa_qt_cluster(const double *v, size_t n, double rel_diameter,
+#define HWCURVE_QT_MAX 4096
+size_t hwcurve_qt_cluster(const double *v, size_t n, double rel_diameter,
                       int *label);
 
 /* Renumber the nc labels of label[0..n-1] (0..nc-1) as 0, 1, ... in the
  * order they first appear in label[order[0]], label[order[1]], ...
  * (order NULL: label[0], label[1], ...).  Returns 0 when out of memory,
  * leaving label[] as it was. */
-int hwa_renumber(int *label, size_t n, size_t nc, const size_t *order);
+int hwcurve_renumber(int *label, size_t n, size_t nc, const size_t *order);
 
 /* Median of n values (v is not modified); NaN when n is 0 or out of
  * memory. */
-double hwa_median(const double *v, size_t n);
+double hwcurve_median(const double *v, size_t n);
 
 #endif

@@ -22,19 +22,19 @@
  * a non-inclusive level loses a little of A to the bursts, an inclusive
  * one all of it, and the middle third is where a verdict would be a
  * guess. */
-#define HWB_KEPT 0.33
-#define HWB_LOST 0.67
+#define HWBACKINV_KEPT 0.33
+#define HWBACKINV_LOST 0.67
 /* C must come back at least this much slower than from the level: a
  * level's miss costs three times its hit or more on every machine we
  * know. */
-#define HWB_CLEARED 2.0
+#define HWBACKINV_CLEARED 2.0
 /* ... and come back at most this much slower after the null burst. */
-#define HWB_NULL_CLEARED 1.5
+#define HWBACKINV_NULL_CLEARED 1.5
 /* Rounds per reading, at most. */
-#define HWB_MAX_ROUNDS 64
+#define HWBACKINV_MAX_ROUNDS 64
 
 /* One round of the test of one level, back to back. */
-struct hwb_round {
+struct hwbackinv_round {
     double lost;      /* lost fraction after the burst through the level */
     double null_lost; /* lost fraction after the null burst */
     double cleared;   /* C's latency after the burst over its latency in
@@ -45,19 +45,19 @@ struct hwb_round {
 };
 
 /* (ax - a1) / (cx - a1); NaN unless cx > a1 > 0 and ax > 0. */
-double hwb_lost(double ax, double a1, double cx);
+double hwbackinv_lost(double ax, double a1, double cx);
 
 /* What one trial measured, ns per load: A after the burst, A again, C
  * after the burst, C again. */
-struct hwb_trial {
+struct hwbackinv_trial {
     double ax, a1, cx, c2;
 };
 /* A round from its null trial and its trial, back to back.  For the L2
  * (l3 == 0) the null is the null burst, and C's latency in the level is
  * C again; for the L3 the null is the L2's burst, and C's latency in the
  * level is C after it. */
-struct hwb_round hwb_round_of(const struct hwb_trial *null,
-                              const struct hwb_trial *t, int l3);
+struct hwbackinv_round hwbackinv_round_of(const struct hwbackinv_trial *null,
+                              const struct hwbackinv_trial *t, int l3);
 
 /* The verdict of one reading of n rounds: 0 (not inclusive) when the
  * medians of its rounds say so, since noise only slows a round and a
@@ -66,14 +66,15 @@ struct hwb_round hwb_round_of(const struct hwb_trial *null,
  * otherwise.  Rounds with a value that is not finite are left out; fewer
  * than half of n left: -1.  *why, when not NULL, receives a short reason
  * for a -1. */
-int hwb_reading(const struct hwb_round *r, size_t n, const char **why);
+int hwbackinv_reading(const struct hwbackinv_round *r, size_t n,
+                      const char **why);
 
-/* The reason hwb_reading() gives when the burst did not clear the level
+/* The reason hwbackinv_reading() gives when the burst did not clear the level
  * (the one a probe may answer with a larger burst). */
-extern const char hwb_not_cleared[];
+extern const char hwbackinv_not_cleared[];
 
 /* Two readings, taken one after the other: a verdict only when both
  * give it. */
-int hwb_verdict(int first, int second);
+int hwbackinv_verdict(int first, int second);
 
 #endif

@@ -9,14 +9,14 @@
 #define LOAD8 LOAD2 LOAD2 LOAD2 LOAD2
 #define LOAD32 LOAD8 LOAD8 LOAD8 LOAD8
 
-double hwc_chase(void *walk, long reps)
+double hwchain_chase(void *walk, long reps)
 {
-    struct hwc_walk *w = walk;
+    struct hwchain_walk *w = walk;
     void **p = w->p;
     double t0 = hwp_now(), t1;
     long i;
     if (hwsim_on) {
-        hwsim_chase(&w->p, (size_t)reps * HWC_UNROLL);
+        hwsim_chase(&w->p, (size_t)reps * HWCHAIN_UNROLL);
         return hwp_now() - t0;
     }
     for (i = reps; i > 0; i--) {
@@ -29,7 +29,7 @@ double hwc_chase(void *walk, long reps)
     return t1 - t0;
 }
 
-void hwc_touch(struct hwc_walk *w, size_t n)
+void hwchain_touch(struct hwchain_walk *w, size_t n)
 {
     void **p = w->p;
     size_t i;
@@ -42,7 +42,7 @@ void hwc_touch(struct hwc_walk *w, size_t n)
     w->p = p;
 }
 
-void **hwc_link(char *base, const size_t *off, size_t n)
+void **hwchain_link(char *base, const size_t *off, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -50,7 +50,7 @@ void **hwc_link(char *base, const size_t *off, size_t n)
     return (void **)(base + off[0]);
 }
 
-void hwc_random_order(size_t *v, size_t n, uint64_t *seed)
+void hwchain_random_order(size_t *v, size_t n, uint64_t *seed)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -58,35 +58,35 @@ void hwc_random_order(size_t *v, size_t n, uint64_t *seed)
     hwp_shuffle(v, n, seed);
 }
 
-size_t *hwc_new_order(size_t n, uint64_t *seed)
+size_t *hwchain_new_order(size_t n, uint64_t *seed)
 {
     size_t *v = malloc(n * sizeof *v);
     if (v == NULL)
         hwp_skip("out of memory");
-    hwc_random_order(v, n, seed);
+    hwchain_random_order(v, n, seed);
     return v;
 }
 
-void **hwc_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
+void **hwchain_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
                           uint64_t *seed)
 {
     size_t i;
     for (i = 0; i < n; i++)
         off[i] = i * stride;
     hwp_shuffle(off + 1, n > 0 ? n - 1 : 0, seed);
-    return hwc_link(base, off, n);
+    return hwchain_link(base, off, n);
 }
 
-double hwc_time_chain(char *base, size_t *off, size_t n, uint64_t seed)
+double hwchain_time_chain(char *base, size_t *off, size_t n, uint64_t seed)
 {
-    struct hwc_walk w;
+    struct hwchain_walk w;
     hwp_shuffle(off, n, &seed);
-    w.p = hwc_link(base, off, n);
-    hwc_touch(&w, 4 * n + 64);
-    return hwp_min_time(hwc_chase, &w, 5, 40) / HWC_UNROLL;
+    w.p = hwchain_link(base, off, n);
+    hwchain_touch(&w, 4 * n + 64);
+    return hwp_min_time(hwchain_chase, &w, 5, 40) / HWCHAIN_UNROLL;
 }
 
-void **hwc_column_chain(char *base, size_t npages, size_t page,
+void **hwchain_column_chain(char *base, size_t npages, size_t page,
                         const size_t *col, size_t ncol, size_t line,
                         uint64_t seed)
 {
@@ -97,20 +97,20 @@ void **hwc_column_chain(char *base, size_t npages, size_t page,
     for (i = 0; i < npages * ncol; i++)
         off[i] = i / ncol * page + col[i % ncol] * line;
     hwp_shuffle(off, npages * ncol, &seed);
-    start = hwc_link(base, off, npages * ncol);
+    start = hwchain_link(base, off, npages * ncol);
     free(off);
     return start;
 }
 
-double hwc_time_pass(struct hwc_walk *w, size_t n)
+double hwchain_time_pass(struct hwchain_walk *w, size_t n)
 {
     double t0 = hwp_now(), t;
-    hwc_touch(w, n);
+    hwchain_touch(w, n);
     t = hwp_now() - t0 - hwp_timer()->overhead;
     return t / (double)n;
 }
 
-void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
+void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
                         uint64_t *seed)
 {
     size_t i;
@@ -141,10 +141,10 @@ static void unit_order(size_t *perm, size_t lines, size_t q, int descending,
         for (i = 0; i < lines; i++)
             perm[i] = (first + lines - i) % lines;
     } else
-        hwc_random_order(perm, lines, &s);
+        hwchain_random_order(perm, lines, &s);
 }
 
-void **hwc_round_robin(char *base, const size_t *units, size_t n,
+void **hwchain_round_robin(char *base, const size_t *units, size_t n,
                        size_t unit, size_t line, int descending,
                        uint64_t seed, size_t *pos, size_t *perm)
 {
@@ -171,7 +171,7 @@ void **hwc_round_robin(char *base, const size_t *units, size_t n,
     return (void **)(base + units[0] * unit + mine[0] * line);
 }
 
-void **hwc_alias_chain(const struct hwm_alias *a, const size_t *pages,
+void **hwchain_alias_chain(const struct hwmem_alias *a, const size_t *pages,
                        size_t n, size_t per, size_t page, size_t line,
                        int sparse, size_t *count)
 {
@@ -197,7 +197,7 @@ void **hwc_alias_chain(const struct hwm_alias *a, const size_t *pages,
     return first;
 }
 
-void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
+void hwchain_paged_init(struct hwchain_paged *s, char *base, size_t bytes,
                     size_t page, size_t line, uint64_t seed)
 {
     size_t pg, j;
@@ -211,7 +211,7 @@ void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
     s->row = malloc(s->npages * sizeof *s->row);
     if (s->col == NULL || s->row == NULL)
         hwp_skip("out of memory");
-    hwc_random_order(s->col, s->lines, &s->seed);
+    hwchain_random_order(s->col, s->lines, &s->seed);
     /* Inside every page: column j links to column j+1.  The last column's
      * link leaves the page and is written per string. */
     for (pg = 0; pg < s->npages; pg++) {
@@ -221,14 +221,15 @@ void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
     }
 }
 
-void **hwc_paged_string(struct hwc_paged *s, size_t pages)
+void **hwchain_paged_string(struct hwchain_paged *s, size_t pages)
 {
-    return hwc_paged_string_at(s, 0, pages);
+    return hwchain_paged_string_at(s, 0, pages);
 }
 
-void **hwc_paged_string_at(struct hwc_paged *s, size_t at, size_t pages)
+void **hwchain_paged_string_at(struct hwchain_paged *s, size_t at, size_t pages)
 {
-    size_t i, first = s->col[0] * s->line, last = s->col[s->lines - 1] * s->line;
+    size_t i, first = s->col[0] * s->line,
+              last = s->col[s->lines - 1] * s->line;
     char *base;
     /* A fresh seed per footprint: the same string each time it is asked
      * for, and strings of different footprints independent of each other. */
@@ -238,7 +239,7 @@ void **hwc_paged_string_at(struct hwc_paged *s, size_t at, size_t pages)
     if (pages > s->npages - at)
         pages = s->npages - at;
     base = s->base + at * s->page;
-    hwc_random_order(s->row, pages, &seed);
+    hwchain_random_order(s->row, pages, &seed);
     for (i = 0; i < pages; i++) {
         char *from = base + s->row[i] * s->page + last;
         char *to = base + s->row[(i + 1) % pages] * s->page + first;
@@ -247,19 +248,19 @@ void **hwc_paged_string_at(struct hwc_paged *s, size_t at, size_t pages)
     return (void **)(base + s->row[0] * s->page + first);
 }
 
-void hwc_paged_free(struct hwc_paged *s)
+void hwchain_paged_free(struct hwchain_paged *s)
 {
     free(s->col);
     free(s->row);
 }
 
-size_t hwc_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
+size_t hwchain_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
                        size_t span, size_t line, uint64_t seed)
 {
     size_t part = n > 0 ? span / line / n : 0, b, j, m = 0, *col;
     if (part == 0 || (col = malloc(part * sizeof *col)) == NULL)
         return 0;
-    hwc_random_order(col, part, &seed);
+    hwchain_random_order(col, part, &seed);
     /* Reference j of a block lies in the j-th n-th of its span, so that
      * with unit = page all n share the page, and with a unit twice the
      * page they never do (what lets the TLB probe reject a wrong page).

@@ -7,7 +7,7 @@
  * is random, gives a stride prefetcher nothing to learn.
  *
  * The builders only write pointers; the timing goes through the sampling
- * discipline of hwprobe.h, with hwc_chase() as the kernel.
+ * discipline of hwprobe.h, with hwchain_chase() as the kernel.
  */
 #ifndef HWPROBE_CHAIN_H
 #define HWPROBE_CHAIN_H
@@ -17,56 +17,56 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Loads per repetition of hwc_chase(): enough to hide the loop branch,
+/* Loads per repetition of hwchain_chase(): enough to hide the loop branch,
  * which runs beside the chain anyway. */
-#define HWC_UNROLL 32
+#define HWCHAIN_UNROLL 32
 
 /* The kernel context: where the walk is.  It persists between calls, so
  * a walk resumes where it stopped and the cache stays in its steady state. */
-struct hwc_walk {
+struct hwchain_walk {
     void **p;
 };
 
-/* hwp_kernel: reps * HWC_UNROLL dependent loads from w->p on; seconds. */
-double hwc_chase(void *walk, long reps);
+/* hwp_kernel: reps * HWCHAIN_UNROLL dependent loads from w->p on; seconds. */
+double hwchain_chase(void *walk, long reps);
 
 /* Follow the chain for n loads (warm-up: bring the string into the cache
  * before the time counts). */
-void hwc_touch(struct hwc_walk *w, size_t n);
+void hwchain_touch(struct hwchain_walk *w, size_t n);
 
 /* Link the n addresses base + off[i] into a cycle in the order given;
  * returns the walk's start.  Offsets must be distinct and pointer-aligned. */
-void **hwc_link(char *base, const size_t *off, size_t n);
+void **hwchain_link(char *base, const size_t *off, size_t n);
 
 /* Identity permutation 0..n-1 in random order (deterministic seed). */
-void hwc_random_order(size_t *v, size_t n, uint64_t *seed);
+void hwchain_random_order(size_t *v, size_t n, uint64_t *seed);
 /* The same in a new array (free() it); exits 77 when out of memory.  A
  * page order: pages visited in it give no prefetcher a stride. */
-size_t *hwc_new_order(size_t n, uint64_t *seed);
+size_t *hwchain_new_order(size_t n, uint64_t *seed);
 /* A cycle through n slots `stride` bytes apart from base, slot 0 first,
  * the others in a random order; off is scratch for n entries.  Returns
  * base. */
-void **hwc_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
+void **hwchain_shuffled_cycle(char *base, size_t n, size_t stride, size_t *off,
                           uint64_t *seed);
 /* Seconds per load of a chain through base + off[0..n-1] in a random
  * order (off is shuffled), warmed up and timed by hwp_min_time: the
  * test of one sequence in X-Ray's conflict search. */
-double hwc_time_chain(char *base, size_t *off, size_t n, uint64_t seed);
+double hwchain_time_chain(char *base, size_t *off, size_t n, uint64_t seed);
 /* The lines col[0..ncol-1] (in lines) of each of npages pages from base,
  * all npages * ncol of them linked in one random order; returns the
  * chain's start.  Exits 77 when out of memory. */
-void **hwc_column_chain(char *base, size_t npages, size_t page,
+void **hwchain_column_chain(char *base, size_t npages, size_t page,
                         const size_t *col, size_t ncol, size_t line,
                         uint64_t seed);
 /* Seconds per load of one pass of n loads from w->p, less the cost of
  * reading the timer: for a pass whose cache state the repetitions of
  * hwp_min_time would destroy (a line evicted is back after one load). */
-double hwc_time_pass(struct hwc_walk *w, size_t n);
+double hwchain_time_pass(struct hwchain_walk *w, size_t n);
 /* A chain through n lines `stride` bytes apart from base, in a uniformly
  * random cyclic order, its links stored in address order so that building
  * a chain larger than the caches streams rather than missing once a line;
  * next is scratch for n entries.  Returns the chain's start. */
-void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
+void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
                         uint64_t *seed);
 
 /* The round-robin string of the caches probe: n units (pages, or blocks
@@ -82,7 +82,7 @@ void **hwc_random_cycle(char *base, size_t n, size_t stride, size_t *next,
  * both, and only ever hides time.  Written in address order, so that building a string
  * larger than the caches streams.  pos is scratch for n entries, perm
  * for 2 * unit / line.  Returns the string's start. */
-void **hwc_round_robin(char *base, const size_t *units, size_t n,
+void **hwchain_round_robin(char *base, const size_t *units, size_t n,
                        size_t unit, size_t line, int descending,
                        uint64_t seed, size_t *pos, size_t *perm);
 
@@ -94,7 +94,7 @@ void **hwc_round_robin(char *base, const size_t *units, size_t n,
  * same lines in the same order through the dense view, whose pages are
  * fewer by the lines a page.  n * per is at most the period's lines;
  * count is scratch for its pages.  Returns the start. */
-void **hwc_alias_chain(const struct hwm_alias *a, const size_t *pages,
+void **hwchain_alias_chain(const struct hwmem_alias *a, const size_t *pages,
                        size_t n, size_t per, size_t page, size_t line,
                        int sparse, size_t *count);
 
@@ -103,7 +103,7 @@ void **hwc_alias_chain(const struct hwm_alias *a, const size_t *pages,
  * each TLB miss is amortised over page/line cache misses.  The links inside
  * a page are the same for every footprint and are written once; a new
  * footprint only rewrites the one link that leaves each page. */
-struct hwc_paged {
+struct hwchain_paged {
     char *base;
     size_t page, line, lines;  /* lines per page */
     size_t npages;             /* pages in the buffer */
@@ -111,14 +111,15 @@ struct hwc_paged {
     size_t *row;               /* scratch: page order of the current string */
     uint64_t seed;
 };
-void hwc_paged_init(struct hwc_paged *s, char *base, size_t bytes,
+void hwchain_paged_init(struct hwchain_paged *s, char *base, size_t bytes,
                     size_t page, size_t line, uint64_t seed);
 /* The string over the first `pages` pages; returns its start. */
-void **hwc_paged_string(struct hwc_paged *s, size_t pages);
+void **hwchain_paged_string(struct hwchain_paged *s, size_t pages);
 /* The same over pages at .. at + pages - 1 of the buffer: another
  * run of pages is another physical page placement (see caches.c). */
-void **hwc_paged_string_at(struct hwc_paged *s, size_t at, size_t pages);
-void hwc_paged_free(struct hwc_paged *s);
+void **hwchain_paged_string_at(struct hwchain_paged *s, size_t at,
+                               size_t pages);
+void hwchain_paged_free(struct hwchain_paged *s);
 
 /* The TLB string T(n,k) of Sandoval 2.2.3, generalised to any block size:
  * n references in each of k blocks `unit` bytes apart, each on its own
@@ -131,7 +132,7 @@ void hwc_paged_free(struct hwc_paged *s);
  * nor the lines come in an order a prefetcher could follow.  off[] (room
  * for n*k) receives the offsets in walk order; returns n*k, or 0 when span
  * holds fewer than n lines. */
-size_t hwc_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
+size_t hwchain_tlb_offsets(size_t *off, size_t k, size_t n, size_t unit,
                        size_t span, size_t line, uint64_t seed);
 
 #endif

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-double hwq_level_diameter(double self, double mem)
+double hwclique_level_diameter(double self, double mem)
 {
     if (!isfinite(self) || !isfinite(mem) || !(self > 0.0) || !(mem > 0.0)
-        || self < HWQ_MIN_CONTRAST * mem)
+        || self < HWCLIQUE_MIN_CONTRAST * mem)
         return -1.0;
     return sqrt(self / mem) - 1.0;
 }
@@ -21,7 +21,7 @@ static double better(double a, double b)
     return isnan(a) || (!isnan(b) && b > a) ? b : a;
 }
 
-void hwq_symmetrize(const double *bw, size_t n, double *out)
+void hwclique_symmetrize(const double *bw, size_t n, double *out)
 {
     size_t i, j;
     for (i = 0; i < n; i++)
@@ -136,12 +136,13 @@ static int valid_matrix(const double *bw, size_t n)
     return 1;
 }
 
-size_t hwq_cliques(const double *bw, size_t n, double rel, int *label)
+size_t hwclique_cliques(const double *bw, size_t n, double rel, int *label)
 {
     struct growth g;
     char *best;
     size_t i, s, nc = 0, placed = 0;
-    if (n == 0 || n > HWQ_CLIQUE_MAX || !(rel >= 0.0) || !valid_matrix(bw, n))
+    if (n == 0 || n > HWCLIQUE_CLIQUE_MAX || !(rel >= 0.0)
+        || !valid_matrix(bw, n))
         return 0;
     g.bw = bw;
     g.n = n;
@@ -170,7 +171,7 @@ size_t hwq_cliques(const double *bw, size_t n, double rel, int *label)
             placed += largest;
         }
         /* Numbered in order of their lowest CPU. */
-        if (!hwa_renumber(label, n, nc, NULL))
+        if (!hwcurve_renumber(label, n, nc, NULL))
             placed = 0;
     }
     if (placed < n)
@@ -183,7 +184,7 @@ size_t hwq_cliques(const double *bw, size_t n, double rel, int *label)
     return nc;
 }
 
-int hwq_clique_size(const int *label, size_t n)
+int hwclique_clique_size(const int *label, size_t n)
 {
     size_t i;
     int size = 0;
@@ -192,7 +193,7 @@ int hwq_clique_size(const int *label, size_t n)
     return size;
 }
 
-double hwq_locality_ratio(const double *bw, size_t n, const int *label)
+double hwclique_locality_ratio(const double *bw, size_t n, const int *label)
 {
     double across = INFINITY, within = 0.0;
     size_t i, j;
@@ -206,14 +207,14 @@ double hwq_locality_ratio(const double *bw, size_t n, const int *label)
             if (label[i] == label[j] && v > within)
                 within = v;
         }
-    if (hwq_clique_size(label, n) == (int)n)
+    if (hwclique_clique_size(label, n) == (int)n)
         return 1.0;
     if (!isfinite(across) || !(within > 0.0))
         return NAN;
     return across / within;
 }
 
-double hwq_row_max(const double *bw, size_t n, size_t i)
+double hwclique_row_max(const double *bw, size_t n, size_t i)
 {
     double best = 0.0;
     size_t j;
@@ -223,7 +224,7 @@ double hwq_row_max(const double *bw, size_t n, size_t i)
     return best;
 }
 
-int hwq_apart(const double *bw, size_t n, const int *label, int i,
+int hwclique_apart(const double *bw, size_t n, const int *label, int i,
               int *apart)
 {
     int napart = 0;
@@ -234,11 +235,11 @@ int hwq_apart(const double *bw, size_t n, const int *label, int i,
     return napart;
 }
 
-void hwq_search_init(struct hwq_search *s, size_t n)
+void hwclique_search_init(struct hwclique_search *s, size_t n)
 {
     size_t i;
     s->n = n;
-    for (i = 0; i < HWQ_CLIQUE_MAX; i++)
+    for (i = 0; i < HWCLIQUE_CLIQUE_MAX; i++)
         s->leader[i] = i == 0;
     s->last = 0;
     s->confirmed = 0;
@@ -246,7 +247,7 @@ void hwq_search_init(struct hwq_search *s, size_t n)
 
 /* The lowest CPU in no clique with a leader, or -1; the others not in
  * one go to rest[] (*nrest of them), and the leaders after them. */
-static int next_leader(const struct hwq_search *s, const int *label,
+static int next_leader(const struct hwclique_search *s, const int *label,
                        int *rest, int *nrest)
 {
     int j, l, first = -1, n = (int)s->n;
@@ -268,27 +269,27 @@ static int next_leader(const struct hwq_search *s, const int *label,
     return first;
 }
 
-enum hwq_step hwq_search_next(struct hwq_search *s, const double *bw,
-                              const int *label, int *cpu, int *list,
-                              int *nlist)
+enum hwclique_step hwclique_search_next(struct hwclique_search *s,
+                                        const double *bw, const int *label,
+                                        int *cpu, int *list, int *nlist)
 {
-    int apart[HWQ_CLIQUE_MAX], napart;
+    int apart[HWCLIQUE_CLIQUE_MAX], napart;
     int next = next_leader(s, label, list, nlist);
     if (next < 0)
-        return HWQ_DONE;
+        return HWCLIQUE_DONE;
     if (!s->confirmed) {
         s->confirmed = 1;
-        napart = hwq_apart(bw, s->n, label, s->last, apart);
+        napart = hwclique_apart(bw, s->n, label, s->last, apart);
         if (napart > 0) {
             memcpy(list, apart, (size_t)napart * sizeof *list);
             *nlist = napart;
             *cpu = s->last;
-            return HWQ_CONFIRM;
+            return HWCLIQUE_CONFIRM;
         }
     }
     s->leader[next] = 1;
     s->last = next;
     s->confirmed = 0;
     *cpu = next;
-    return HWQ_STAGE;
+    return HWCLIQUE_STAGE;
 }

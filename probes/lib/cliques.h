@@ -16,17 +16,17 @@
 
 /* Most CPUs a matrix may have: the clustering is O(n^4) at worst, and a
  * probe could not measure more pairs within its budget anyway. */
-#define HWQ_CLIQUE_MAX 64
+#define HWCLIQUE_CLIQUE_MAX 64
 
 /* A cache level can be judged only when a CPU reads its own data at
  * least this much faster from the level than from memory: below it the
  * footprint did not stay in the level, and every pair would look alike. */
-#define HWQ_MIN_CONTRAST 1.5
+#define HWCLIQUE_MIN_CONTRAST 1.5
 
 /* At the memory footprint there is no faster reference to measure a
  * distance against, so the diameter is the paper's fixed 25%: remote
  * memory on NUMA machines costs a single thread 1.3 to 2 times local. */
-#define HWQ_MEMORY_DIAMETER 0.25
+#define HWCLIQUE_MEMORY_DIAMETER 0.25
 
 /* The QT diameter for a cache level: half the distance, in log bandwidth,
  * from a CPU reading its own data out of the level (self) to the same CPU
@@ -35,9 +35,9 @@
  * CPU alone is nearer its own cache than the next level.
  * Scaling with the contrast, rather than fixed, lets one rule judge an
  * L2 five times faster than memory and an L3 only twice as fast.
- * Returns -1 when self / mem is below HWQ_MIN_CONTRAST or either is not
+ * Returns -1 when self / mem is below HWCLIQUE_MIN_CONTRAST or either is not
  * positive and finite: the level cannot be judged. */
-double hwq_level_diameter(double self, double mem);
+double hwclique_level_diameter(double self, double mem);
 
 /* The best readings of a matrix.  Noise only ever slows a reader, and a
  * reader slowed by its own CPU's load (a busy hardware thread beside it,
@@ -47,7 +47,7 @@ double hwq_level_diameter(double self, double mem);
  * And no CPU reads slower from its own cache than another reads what it
  * wrote, so out[i * n + i] is the largest of bw[i * n + i] and the
  * pairs of CPU i (NaN when none was measured).  out may alias bw. */
-void hwq_symmetrize(const double *bw, size_t n, double *out);
+void hwclique_symmetrize(const double *bw, size_t n, double *out);
 
 /* QT clustering of CPUs into cliques.  A set of CPUs is admissible when
  * each member after the first is linked to another by a measured value
@@ -59,12 +59,12 @@ void hwq_symmetrize(const double *bw, size_t n, double *out);
  * a tie), and repeat on the CPUs left.  A CPU that nothing links to is a
  * clique of its own.  label[i] receives the clique of CPU i, numbered from
  * 0 in order of their lowest CPU.  Returns the number of cliques; 0 when
- * n is 0 or above HWQ_CLIQUE_MAX, rel is negative, a measured value is
+ * n is 0 or above HWCLIQUE_CLIQUE_MAX, rel is negative, a measured value is
  * not positive and finite, or out of memory. */
-size_t hwq_cliques(const double *bw, size_t n, double rel, int *label);
+size_t hwclique_cliques(const double *bw, size_t n, double rel, int *label);
 
 /* How many CPUs are in the same clique as CPU 0 (counting it). */
-int hwq_clique_size(const int *label, size_t n);
+int hwclique_clique_size(const int *label, size_t n);
 
 /* The locality ratio at the memory footprint: the slowest measured pair
  * between two cliques over the fastest measured value within one (the
@@ -72,42 +72,43 @@ int hwq_clique_size(const int *label, size_t n);
  * there is a single clique: differences within the clustering's diameter
  * are noise, not asymmetry.  NaN when no pair between cliques, or none
  * within, was measured. */
-double hwq_locality_ratio(const double *bw, size_t n, const int *label);
+double hwclique_locality_ratio(const double *bw, size_t n, const int *label);
 
 /* The fastest measured reading of what CPU i produced, by itself or
  * another CPU; 0 when none was measured. */
-double hwq_row_max(const double *bw, size_t n, size_t i);
+double hwclique_row_max(const double *bw, size_t n, size_t i);
 
 /* The CPUs whose reading of what CPU i produced was measured and that
  * are in another clique than i, in apart[] (room for n); returns how
  * many.  Noise only ever makes two CPUs look farther apart, never
  * nearer, so these are the pairs worth timing again. */
-int hwq_apart(const double *bw, size_t n, const int *label, int i,
+int hwclique_apart(const double *bw, size_t n, const int *label, int i,
               int *apart);
 
 /* The paper's search for the cliques at the memory footprint, from large
  * cliques down, one leader at a time, rather than all n^2 pairs.  CPU 0
  * leads the first stage.  After each stage the caller clusters what it
  * has measured and asks for the next step: */
-enum hwq_step {
-    HWQ_DONE,    /* every CPU is in a clique with a leader */
-    HWQ_CONFIRM, /* time *cpu producing for list[] again (hwq_apart) */
-    HWQ_STAGE    /* *cpu leads a stage, producing for list[] */
+enum hwclique_step {
+    HWCLIQUE_DONE,    /* every CPU is in a clique with a leader */
+    /* time *cpu producing for list[] again (hwclique_apart) */
+    HWCLIQUE_CONFIRM,
+    HWCLIQUE_STAGE    /* *cpu leads a stage, producing for list[] */
 };
-struct hwq_search {
+struct hwclique_search {
     size_t n;
-    char leader[HWQ_CLIQUE_MAX];
+    char leader[HWCLIQUE_CLIQUE_MAX];
     int last;      /* the last stage's leader */
     int confirmed; /* whether the CPUs it found apart were timed again */
 };
-void hwq_search_init(struct hwq_search *s, size_t n);
+void hwclique_search_init(struct hwclique_search *s, size_t n);
 /* The next step, from the measured matrix bw and its cliques label[].
  * The CPUs the last leader found apart are confirmed before one of them
  * leads a stage; a stage's list is every CPU in no clique with a leader
  * and then the earlier leaders, who read what the new one placed: the
  * other direction of their pairs.  list has room for n. */
-enum hwq_step hwq_search_next(struct hwq_search *s, const double *bw,
-                              const int *label, int *cpu, int *list,
-                              int *nlist);
+enum hwclique_step hwclique_search_next(struct hwclique_search *s,
+                                        const double *bw, const int *label,
+                                        int *cpu, int *list, int *nlist);
 
 #endif

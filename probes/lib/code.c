@@ -19,11 +19,14 @@
  * two bounds leaf's length (compilers keep the order of a file's functions
  * at -O2; where they do not, the check by calling still holds). */
 static uint64_t leaf(uint64_t x) { return (x ^ 0x2545f491u) + 0x1b873593u; }
-static uint64_t leaf_next(uint64_t x) { return (x ^ 0x3c6ef372u) + 0x27d4eb2fu; }
-
-hwe_leaf hwe_at(const struct hwe_code *c, size_t off)
+static uint64_t leaf_next(uint64_t x)
 {
-    hwe_leaf f;
+    return (x ^ 0x3c6ef372u) + 0x27d4eb2fu;
+}
+
+hwcode_leaf hwcode_at(const struct hwcode_code *c, size_t off)
+{
+    hwcode_leaf f;
     char *p = c->base + off;
     /* Data to function pointer: not ISO C, but what POSIX's dlsym needs. */
     memcpy(&f, &p, sizeof f);
@@ -34,7 +37,7 @@ static sigjmp_buf fault_jump;
 static void on_fault(int sig) { siglongjmp(fault_jump, sig); }
 
 /* Call f(x) with faults caught: 0 and *out on success, -1 on a fault. */
-static int guarded_call(hwe_leaf f, uint64_t x, uint64_t *out)
+static int guarded_call(hwcode_leaf f, uint64_t x, uint64_t *out)
 {
     static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL};
     struct sigaction sa, old[3];
@@ -55,19 +58,19 @@ static int guarded_call(hwe_leaf f, uint64_t x, uint64_t *out)
 }
 
 /* Does the copy at off compute what leaf computes? */
-static int copy_works(const struct hwe_code *c, size_t off)
+static int copy_works(const struct hwcode_code *c, size_t off)
 {
     uint64_t got = 0, x = 0x123456789abcdefULL;
-    return guarded_call(hwe_at(c, off), x, &got) == 0 && got == leaf(x);
+    return guarded_call(hwcode_at(c, off), x, &got) == 0 && got == leaf(x);
 }
 
-int hwe_make(struct hwe_code *c, size_t bytes, size_t slot,
+int hwcode_make(struct hwcode_code *c, size_t bytes, size_t slot,
                   int hugepage, const char **why)
 {
     const char *src = NULL, *next = NULL;
     size_t off;
     void *m;
-    hwe_leaf f = leaf, g = leaf_next;
+    hwcode_leaf f = leaf, g = leaf_next;
     memcpy(&src, &f, sizeof src);
     memcpy(&next, &g, sizeof next);
     if (next > src && (size_t)(next - src) > slot) {
@@ -81,7 +84,7 @@ int hwe_make(struct hwe_code *c, size_t bytes, size_t slot,
         return -1;
     }
     if (hugepage)
-        hwm_hugepage_hint(m, bytes);
+        hwmem_hugepage_hint(m, bytes);
     c->base = m;
     c->bytes = bytes;
     c->slot = slot;
@@ -89,7 +92,7 @@ int hwe_make(struct hwe_code *c, size_t bytes, size_t slot,
         memcpy(c->base + off, src, slot);
     if (mprotect(m, bytes, PROT_READ | PROT_EXEC) != 0) {
         *why = "the system does not let a program make code at run time";
-        hwe_free(c);
+        hwcode_free(c);
         return -1;
     }
 #if defined(__GNUC__)
@@ -99,13 +102,13 @@ int hwe_make(struct hwe_code *c, size_t bytes, size_t slot,
 #endif
     if (!copy_works(c, 0) || !copy_works(c, bytes - slot)) {
         *why = "copied machine code does not run (position-dependent leaf?)";
-        hwe_free(c);
+        hwcode_free(c);
         return -1;
     }
     return 0;
 }
 
-void hwe_free(struct hwe_code *c)
+void hwcode_free(struct hwcode_code *c)
 {
     if (c->base != NULL)
         munmap(c->base, c->bytes);

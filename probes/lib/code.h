@@ -8,7 +8,7 @@
  * footprint of slot bytes per call, with no data footprint beside it.
  *
  * Copying machine code is not ISO C: the copy is checked by calling it
- * (a fault or a wrong result makes hwe_make fail, and the probe exits
+ * (a fault or a wrong result makes hwcode_make fail, and the probe exits
  * 77), and systems that forbid executable mappings say no to mprotect.
  */
 #ifndef HWPROBE_CODE_H
@@ -17,9 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint64_t (*hwe_leaf)(uint64_t);
+typedef uint64_t (*hwcode_leaf)(uint64_t);
 
-struct hwe_code {
+struct hwcode_code {
     char *base;
     size_t bytes, slot;
 };
@@ -27,12 +27,12 @@ struct hwe_code {
 /* Map `bytes` (a multiple of the OS page) of code, a copy of the leaf in
  * each `slot` bytes (a line); `hugepage` asks for transparent huge pages.
  * Returns 0, or -1 with a reason in *why. */
-int hwe_make(struct hwe_code *c, size_t bytes, size_t slot,
+int hwcode_make(struct hwcode_code *c, size_t bytes, size_t slot,
                   int hugepage, const char **why);
 
 /* The copy at byte offset `off` (a multiple of the slot), as a function. */
-hwe_leaf hwe_at(const struct hwe_code *c, size_t off);
+hwcode_leaf hwcode_at(const struct hwcode_code *c, size_t off);
 
-void hwe_free(struct hwe_code *c);
+void hwcode_free(struct hwcode_code *c);
 
 #endif

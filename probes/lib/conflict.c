@@ -2,7 +2,8 @@
  * analysis (conflict.h). */
 #include "conflict.h"
 
-size_t hwx_search(struct hwx_search *x, size_t *s, size_t *n, size_t max)
+size_t hwconflict_search(struct hwconflict_search *x, size_t *s, size_t *n,
+                         size_t max)
 {
     size_t k, hi = x->first_n, same = 0;
     x->scattered = 0;
@@ -23,7 +24,7 @@ size_t hwx_search(struct hwx_search *x, size_t *s, size_t *n, size_t max)
         } else {
             same = 0;
         }
-        if (x->must_halve && k == 2 && !hwx_halves(n[0], n[2])) {
+        if (x->must_halve && k == 2 && !hwconflict_halves(n[0], n[2])) {
             x->scattered = 1;
             return k + 1;
         }
@@ -40,14 +41,14 @@ static size_t fail(const char **why, const char *reason)
     return 0;
 }
 
-size_t hwx_assoc(const size_t *s, const size_t *n, size_t k, size_t *t,
+size_t hwconflict_assoc(const size_t *s, const size_t *n, size_t k, size_t *t,
                  const char **why)
 {
     size_t i, j, a, m;
     if (why == NULL)
         why = &no_reason;
     *why = NULL;
-    for (j = 0; j < k && j < HWX_MAX_STRIDES && n[j] > 0; j++)
+    for (j = 0; j < k && j < HWCONFLICT_MAX_STRIDES && n[j] > 0; j++)
         if (j > 0 && s[j] != 2 * s[j - 1])
             return fail(why, "the strides do not double");
     k = j;
@@ -72,7 +73,7 @@ size_t hwx_assoc(const size_t *s, const size_t *n, size_t k, size_t *t,
     return a;
 }
 
-int hwx_halves(size_t na, size_t n2a)
+int hwconflict_halves(size_t na, size_t n2a)
 {
     return 4 * n2a <= 3 * na;
 }

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#define HWX_MAX_STRIDES 32
+#define HWCONFLICT_MAX_STRIDES 32
 
 /* The search, live.  At the first stride, n doubles from first_n while
  * <S, n> is compact (the first non-compact n, or with `refine` the
@@ -26,9 +26,9 @@
  * (S, n) is logged and dumped.  It stops when n has been the same for
  * three strides, before a stride above max_stride or a sequence
  * spanning more than max_bytes (the buffer), and, with must_halve, after
- * three strides unless n halved over them (hwx_halves), which sets
+ * three strides unless n halved over them (hwconflict_halves), which sets
  * `scattered`: below the L1 that means no physical contiguity. */
-struct hwx_search {
+struct hwconflict_search {
     hwp_test is_compact;
     size_t first_stride, first_n, max_stride, max_bytes;
     int refine, must_halve;
@@ -36,7 +36,8 @@ struct hwx_search {
 };
 /* Fills s[] and n[] (room for max); returns the strides measured, 0 when
  * n outgrew the buffer at the first stride (no cache within reach). */
-size_t hwx_search(struct hwx_search *x, size_t *s, size_t *n, size_t max);
+size_t hwconflict_search(struct hwconflict_search *x, size_t *s, size_t *n,
+                         size_t max);
 
 /* k strides s[i] = s[0] 2^i and their n[i] (0: not measured; the curve
  * ends there).  Returns A and sets *t to T when the curve is clean:
@@ -47,13 +48,13 @@ size_t hwx_search(struct hwx_search *x, size_t *s, size_t *n, size_t max);
  *   - every stride from T on that was measured has n = A + 1.
  * Returns 0 otherwise, with *why (when not NULL) saying which test
  * failed. */
-size_t hwx_assoc(const size_t *s, const size_t *n, size_t k, size_t *t,
+size_t hwconflict_assoc(const size_t *s, const size_t *n, size_t k, size_t *t,
                  const char **why);
 
 /* Does n halve from stride a to stride 2a, as below T on contiguous
  * memory?  Theorem 1 allows n(2a) in [n(a)/2 - m/2, n(a)/2 + m/2] with m
  * = ceil(T/2a), unknown before T is; this asks the weaker, T-free
  * question that a probe can stop early on: is n(2a) at most 3/4 of n(a)? */
-int hwx_halves(size_t na, size_t n2a);
+int hwconflict_halves(size_t na, size_t n2a);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-int hwn_contended(const double *ratio, const double *penalty, size_t n,
+int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
                   size_t min_points)
 {
     double slowdown = 0.0, expected = 0.0;
@@ -11,11 +11,11 @@ int hwn_contended(const double *ratio, const double *penalty, size_t n,
     for (i = 0; i < n; i++) {
         if (!isfinite(ratio[i]) || !isfinite(penalty[i]))
             continue;
-        if (penalty[i] < HWN_SPOILED_PENALTY)
+        if (penalty[i] < HWCONTEND_SPOILED_PENALTY)
             return -1;
-        if (penalty[i] < 1.0 + HWN_MIN_PENALTY)
+        if (penalty[i] < 1.0 + HWCONTEND_MIN_PENALTY)
             continue;
-        if (ratio[i] < HWN_SPOILED_RATIO)
+        if (ratio[i] < HWCONTEND_SPOILED_RATIO)
             return -1;
         slowdown += ratio[i] - 1.0;
         expected += penalty[i] - 1.0;
@@ -27,17 +27,18 @@ int hwn_contended(const double *ratio, const double *penalty, size_t n,
      * keeps part of each footprint in a shared level, so the slowdown
      * there is a fraction of the penalty; a quarter lies between what
      * shared and split levels give (tests/test-contention.c). */
-    return slowdown >= HWN_CONTENTION_SHARE * expected;
+    return slowdown >= HWCONTEND_CONTENTION_SHARE * expected;
 }
 
-void hwn_unified_ratios(const double *t, double *ratio, double *penalty)
+void hwcontend_unified_ratios(const double *t, double *ratio, double *penalty)
 {
-    double alone = t[HWN_U_INST] + t[HWN_U_DATA];
-    if (!(t[HWN_U_INST] > 0.0 && t[HWN_U_DATA] > 0.0)) {
+    double alone = t[HWCONTEND_U_INST] + t[HWCONTEND_U_DATA];
+    if (!(t[HWCONTEND_U_INST] > 0.0 && t[HWCONTEND_U_DATA] > 0.0)) {
         *ratio = *penalty = NAN;
         return;
     }
-    *ratio = t[HWN_U_BOTH] / alone;
+    *ratio = t[HWCONTEND_U_BOTH] / alone;
     /* Each footprint's doubling penalty is t2 / 2t; weighted by t. */
-    *penalty = (t[HWN_U_INST2] / 2.0 + t[HWN_U_DATA2] / 2.0) / alone;
+    *penalty =
+        (t[HWCONTEND_U_INST2] / 2.0 + t[HWCONTEND_U_DATA2] / 2.0) / alone;
 }

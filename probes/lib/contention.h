@@ -20,37 +20,43 @@
  * noise would decide.  Not more: in the unified test the instructions'
  * cost, mostly a mispredicted call, dilutes a 2 MiB L2's penalty to
  * 1.2-1.5. */
-#define HWN_MIN_PENALTY 0.2
+#define HWCONTEND_MIN_PENALTY 0.2
 /* Contention is a slowdown of at least this share of the penalty. */
-#define HWN_CONTENTION_SHARE 0.25
+#define HWCONTEND_CONTENTION_SHARE 0.25
 
 /* A footprint's times are spoiled (a neighbour's load on a shared cache
  * during the run alone) when doubling it makes it faster per access, or
  * together is much faster than alone: below these. */
-#define HWN_SPOILED_PENALTY 0.9
-#define HWN_SPOILED_RATIO 0.8
+#define HWCONTEND_SPOILED_PENALTY 0.9
+#define HWCONTEND_SPOILED_RATIO 0.8
 
 /* ratio[i]: time together over the sum of the times alone (1: no
  * contention), at footprint i; penalty[i]: the same for one footprint
  * doubled.  Over the footprints whose penalty is at least
- * 1 + HWN_MIN_PENALTY, pools the slowdowns and the penalties: 1 when the
- * slowdowns add up to HWN_CONTENTION_SHARE of the penalties (contention),
+ * 1 + HWCONTEND_MIN_PENALTY, pools the slowdowns and the penalties: 1 when the
+ * slowdowns add up to HWCONTEND_CONTENTION_SHARE of the penalties (contention),
  * 0 when less.  -1 (cannot tell) when fewer than min_points footprints
  * count, or when one is spoiled.  Pooling several footprints lets no
  * single noisy one decide. */
-int hwn_contended(const double *ratio, const double *penalty, size_t n,
+int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
                   size_t min_points);
 
 /* The five times of the unified-cache test of one footprint, seconds per
  * pass: instructions alone (f), data alone (f), each doubled (2f), and
  * both interleaved (f + f). */
-enum { HWN_U_INST, HWN_U_DATA, HWN_U_INST2, HWN_U_DATA2, HWN_U_BOTH,
-       HWN_U_TESTS };
+enum {
+    HWCONTEND_U_INST,
+    HWCONTEND_U_DATA,
+    HWCONTEND_U_INST2,
+    HWCONTEND_U_DATA2,
+    HWCONTEND_U_BOTH,
+    HWCONTEND_U_TESTS
+};
 
 /* Sandoval's two ratios of one footprint: *ratio = both / (inst + data);
  * *penalty = what both would cost if each footprint paid its own doubling
  * penalty, weighted by its share of the time, over inst + data.  NaN
  * when a time alone is not positive. */
-void hwn_unified_ratios(const double *t, double *ratio, double *penalty);
+void hwcontend_unified_ratios(const double *t, double *ratio, double *penalty);
 
 #endif

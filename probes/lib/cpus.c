@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-double hwu_parse_cpu_max(const char *text)
+double hwcpu_parse_cpu_max(const char *text)
 {
     double quota, period;
     if (sscanf(text, "%lf %lf", &quota, &period) != 2)
@@ -39,7 +39,7 @@ static int read_line(const char *path, char *buf, size_t size)
     return ok ? 0 : -1;
 }
 
-double hwu_parse_stat_busy(const char *line, double hz)
+double hwcpu_parse_stat_busy(const char *line, double hz)
 {
     double t[8] = {0};
     int n = sscanf(line, "cpu %lf %lf %lf %lf %lf %lf %lf %lf", &t[0], &t[1],
@@ -72,17 +72,17 @@ static double seconds_busy(void)
     char line[512];
     if (read_line("/proc/stat", line, sizeof line) != 0)
         return -1.0;
-    return hwu_parse_stat_busy(line, (double)sysconf(_SC_CLK_TCK));
+    return hwcpu_parse_stat_busy(line, (double)sysconf(_SC_CLK_TCK));
 }
 
-void hwu_load_start(struct hwu_load *l)
+void hwcpu_load_start(struct hwcpu_load *l)
 {
     l->busy = seconds_busy();
     l->own = seconds_own();
     l->wall = seconds_now();
 }
 
-double hwu_load_others(const struct hwu_load *l)
+double hwcpu_load_others(const struct hwcpu_load *l)
 {
     double busy = seconds_busy(), own = seconds_own();
     if (hwsim_on)
@@ -102,7 +102,7 @@ static double quota_at(const char *root, const char *v1dir, const char *path)
     char file[4096], line[128], line2[128];
     snprintf(file, sizeof file, "%s%s/cpu.max", root, path);
     if (read_line(file, line, sizeof line) == 0)
-        return hwu_parse_cpu_max(line);
+        return hwcpu_parse_cpu_max(line);
     snprintf(file, sizeof file, "%s/%s%s/cpu.cfs_quota_us", root, v1dir, path);
     if (read_line(file, line, sizeof line) != 0)
         return 0.0;
@@ -111,7 +111,7 @@ static double quota_at(const char *root, const char *v1dir, const char *path)
         return 0.0;
     line[strcspn(line, "\n")] = ' ';
     strncat(line, line2, sizeof line - strlen(line) - 1);
-    return hwu_parse_cpu_max(line); /* "-1 100000" parses as no limit */
+    return hwcpu_parse_cpu_max(line); /* "-1 100000" parses as no limit */
 }
 
 /* The smallest quota on the way from the process's cgroup up to the root:
@@ -144,7 +144,7 @@ static int has_cpu(const char *list)
     return 0;
 }
 
-double hwu_cpu_quota(void)
+double hwcpu_cpu_quota(void)
 {
     const char *root = getenv("HWPROBE_CGROUP_ROOT");
     char line[4096];
@@ -193,8 +193,8 @@ static int affinity_cpus(int *ids, int max)
 #endif
 }
 
-/* Set by hwu_pin_fastest: the CPU it pinned the probe to, and the mask
- * the process started with, which hwu_usable_cpus gives back. */
+/* Set by hwcpu_pin_fastest: the CPU it pinned the probe to, and the mask
+ * the process started with, which hwcpu_usable_cpus gives back. */
 static int pinned_cpu = -1;
 #if defined(__linux__) && defined(CPU_SETSIZE)
 static cpu_set_t mask_at_start;
@@ -206,20 +206,20 @@ static int mask_saved;
  * does on its first CPU it does on the fastest kind. */
 static void start_at(int *ids, int n, int cpu)
 {
-    int tmp[HWU_MAX_CPUS], j, i;
+    int tmp[HWCPU_MAX_CPUS], j, i;
     for (j = 0; j < n && ids[j] != cpu; j++)
         ;
-    if (j == 0 || j == n || n > HWU_MAX_CPUS)
+    if (j == 0 || j == n || n > HWCPU_MAX_CPUS)
         return;
     for (i = 0; i < n; i++)
         tmp[i] = ids[(i + j) % n];
     memcpy(ids, tmp, (size_t)n * sizeof *ids);
 }
 
-int hwu_usable_cpus(int *ids, int max, int *pinnable)
+int hwcpu_usable_cpus(int *ids, int max, int *pinnable)
 {
     int n, i;
-    double quota = hwu_cpu_quota();
+    double quota = hwcpu_cpu_quota();
 #if defined(__linux__) && defined(CPU_SETSIZE)
     /* Threads the probe lets the OS place inherit this thread's mask. */
     if (mask_saved && sched_setaffinity(0, sizeof mask_at_start,
@@ -247,7 +247,7 @@ int hwu_usable_cpus(int *ids, int max, int *pinnable)
     return n < 1 ? 1 : n;
 }
 
-int hwu_pin(int id)
+int hwcpu_pin(int id)
 {
 #if defined(__linux__) && defined(CPU_SETSIZE)
     cpu_set_t set;
@@ -291,7 +291,7 @@ static int kinds_read_list(const char *path, unsigned char *mark)
                 return -1;
         }
         for (; a <= b; a++)
-            if (a >= 0 && a < HWU_MAX_CPUS)
+            if (a >= 0 && a < HWCPU_MAX_CPUS)
                 mark[a] = 1;
         p = end + (*end == ',');
     }
@@ -304,7 +304,7 @@ static int kinds_read_list(const char *path, unsigned char *mark)
 static int kinds_intel(const char *root, const int *ids, int n, int *kind,
                        char label[][32])
 {
-    unsigned char core[HWU_MAX_CPUS] = {0}, atom[HWU_MAX_CPUS] = {0};
+    unsigned char core[HWCPU_MAX_CPUS] = {0}, atom[HWCPU_MAX_CPUS] = {0};
     char path[4096];
     int i, seen[2] = {0, 0};
     snprintf(path, sizeof path, "%s/devices/cpu_core/cpus", root);
@@ -315,7 +315,7 @@ static int kinds_intel(const char *root, const int *ids, int n, int *kind,
         return 0;
     for (i = 0; i < n; i++) {
         int id = ids[i];
-        kind[i] = id < 0 || id >= HWU_MAX_CPUS ? -1
+        kind[i] = id < 0 || id >= HWCPU_MAX_CPUS ? -1
                   : core[id] ? 0 : atom[id] ? 1 : -1;
         if (kind[i] >= 0)
             seen[kind[i]] = 1;
@@ -364,7 +364,7 @@ static int kinds_by_value(const char *root, const char *leaf, const char *pre,
     }
     qsort(v, (size_t)n, sizeof *v, kinds_faster);
     for (i = 0; i < n; i++) {
-        if (i == 0 || (k < HWU_MAX_KINDS && v[i].v < 0.9 * v[i - 1].v))
+        if (i == 0 || (k < HWCPU_MAX_KINDS && v[i].v < 0.9 * v[i - 1].v))
             snprintf(label[k++], 32, "%s%ld%s", pre, v[i].v / div, post);
         kind[v[i].i] = k - 1;
     }
@@ -372,16 +372,16 @@ static int kinds_by_value(const char *root, const char *leaf, const char *pre,
     return k > 1 ? k : 0;
 }
 
-void hwu_cpu_kinds(const char *root, const int *ids, int n,
-                   struct hwu_kinds *k)
+void hwcpu_cpu_kinds(const char *root, const int *ids, int n,
+                   struct hwcpu_kinds *k)
 {
-    int kind[HWU_MAX_CPUS], c, i, first;
-    char label[HWU_MAX_KINDS][32];
+    int kind[HWCPU_MAX_CPUS], c, i, first;
+    char label[HWCPU_MAX_KINDS][32];
     k->n = 1;
     k->cpu = -1;
     k->text[0] = '\0';
-    if (n > HWU_MAX_CPUS)
-        n = HWU_MAX_CPUS;
+    if (n > HWCPU_MAX_CPUS)
+        n = HWCPU_MAX_CPUS;
     /* Intel's own lists first: the E cores' max frequency may equal or
      * even pass a P core's, and capacity is not always given on x86. */
     k->n = kinds_intel(root, ids, n, kind, label);
@@ -419,20 +419,20 @@ void hwu_cpu_kinds(const char *root, const int *ids, int n,
     kinds_append(k->text, sizeof k->text, ")");
 }
 
-const struct hwu_kinds *hwu_pin_fastest(void)
+const struct hwcpu_kinds *hwcpu_pin_fastest(void)
 {
-    static struct hwu_kinds k;
-    static int ids[HWU_MAX_CPUS];
+    static struct hwcpu_kinds k;
+    static int ids[HWCPU_MAX_CPUS];
     const char *root = getenv("HWPARAMS_SYSFS");
-    int n = affinity_cpus(ids, HWU_MAX_CPUS);
-    hwu_cpu_kinds(root != NULL && *root != '\0' ? root : "/sys", ids, n, &k);
+    int n = affinity_cpus(ids, HWCPU_MAX_CPUS);
+    hwcpu_cpu_kinds(root != NULL && *root != '\0' ? root : "/sys", ids, n, &k);
     if (k.cpu < 0)
         return &k;
 #if defined(__linux__) && defined(CPU_SETSIZE)
     mask_saved = sched_getaffinity(0, sizeof mask_at_start,
                                    &mask_at_start) == 0;
 #endif
-    if (hwu_pin(k.cpu) != 0) {
+    if (hwcpu_pin(k.cpu) != 0) {
         k.cpu = -1;
         k.text[0] = '\0';
         return &k;
@@ -443,7 +443,7 @@ const struct hwu_kinds *hwu_pin_fastest(void)
 
 /* ---- analysis (pure) ------------------------------------------------- */
 
-int hwu_contexts(const double *t, int n, double rel)
+int hwcpu_contexts(const double *t, int n, double rel)
 {
     int m = 1;
     /* The first slowdown ends the count: with m threads slowed, m + 1 may
@@ -465,21 +465,22 @@ static int by_value(const void *a, const void *b)
  * 4.2.3), and that set's middle member.  A relative width judges a cluster
  * of long gaps by the same standard as one of short gaps; the middle
  * member, not an edge, is a robust centre.  Sorts v.  Values past
- * HWA_QT_MAX, in arrival order, are left out: that many show the mode. */
-double hwu_mode(double *v, size_t n, double rel)
+ * HWCURVE_QT_MAX, in arrival order, are left out: that many show the mode. */
+double hwcpu_mode(double *v, size_t n, double rel)
 {
     int *label;
     size_t *size, k, c, i, best = 0, seen = 0;
     double mode;
     if (n == 0)
         return 0.0;
-    if (n > HWA_QT_MAX)
-        n = HWA_QT_MAX;
+    if (n > HWCURVE_QT_MAX)
+        n = HWCURVE_QT_MAX;
     qsort(v, n, sizeof *v, by_value);
     mode = v[n / 2]; /* the median, should the clustering not answer */
     label = malloc(n * sizeof *label);
     size = calloc(n, sizeof *size);
-    k = label != NULL && size != NULL ? hwa_qt_cluster(v, n, rel, label) : 0;
+    k = label != NULL && size != NULL ? hwcurve_qt_cluster(v, n, rel, label)
+                                      : 0;
     if (k > 0) {
         for (i = 0; i < n; i++)
             size[label[i]]++;

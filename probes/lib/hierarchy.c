@@ -8,30 +8,31 @@
 #include <stdio.h>
 #include <string.h>
 
-double hwh_settled(const double *x, const double *ns, size_t i)
+double hwhier_settled(const double *x, const double *ns, size_t i)
 {
-    double ym[HWH_MAX_POINTS];
+    double ym[HWHIER_MAX_POINTS];
     size_t oct = i, back;
-    if (i >= HWH_MAX_POINTS)
+    if (i >= HWHIER_MAX_POINTS)
         return 0.0;
     while (oct > 0 && x[oct - 1] * 2.0 > x[i])
         oct--;
     if (oct == 0 || i - oct < 2)
         return 0.0;
     back = oct - 1;
-    hwl_clean(ns, i + 1, ym);
-    return ym[i] < HWH_SETTLED * ym[back] ? hwa_median(ns + oct, i + 1 - oct)
-                                          : 0.0;
+    hwlevel_clean(ns, i + 1, ym);
+    return ym[i] < HWHIER_SETTLED * ym[back]
+               ? hwcurve_median(ns + oct, i + 1 - oct)
+               : 0.0;
 }
 
-int hwh_at_memory(const double *x, const double *ns, size_t i)
+int hwhier_at_memory(const double *x, const double *ns, size_t i)
 {
     size_t back = i;
-    double here = hwh_settled(x, ns, i);
+    double here = hwhier_settled(x, ns, i);
     while (back > 0 && x[back] * 8.0 > x[i])
         back--;
-    return here >= HWH_DRAM_NS && x[back] * 8.0 <= x[i]
-           && here >= HWL_STEP * ns[back];
+    return here >= HWHIER_DRAM_NS && x[back] * 8.0 <= x[i]
+           && here >= HWLEVEL_STEP * ns[back];
 }
 
 /* ---- the readings' vote ----------------------------------------------- */
@@ -40,7 +41,7 @@ int hwh_at_memory(const double *x, const double *ns, size_t i)
  * (more than half), the lower median, the smaller candidate. */
 static double vote(const double *v, size_t n, size_t *agree)
 {
-    double s[HWH_MAX_READINGS];
+    double s[HWHIER_MAX_READINGS];
     size_t i, j, best = 0, at = 0;
     for (i = 0; i < n; i++) {
         size_t k = 0;
@@ -67,32 +68,35 @@ static double vote(const double *v, size_t n, size_t *agree)
 /* The values, for the log. */
 static const char *list(const double *v, size_t n)
 {
-    static char text[HWH_MAX_READINGS * 16];
+    static char text[HWHIER_MAX_READINGS * 16];
     size_t i, used = 0;
     text[0] = '\0';
     for (i = 0; i < n && used < sizeof text; i++)
-        used += (size_t)snprintf(text + used, sizeof text - used, " %.0f", v[i]);
+        used +=
+            (size_t)snprintf(text + used, sizeof text - used, " %.0f", v[i]);
     return text;
 }
 
 /* ---- the analysis ---------------------------------------------------- */
 
 /* The levels of one curve (levels.h). */
-static size_t levels_of(const struct hwh_curves *c, const double *y,
+static size_t levels_of(const struct hwhier_curves *c, const double *y,
                         size_t *start, size_t *end, double *lat,
                         double *span, int *open)
 {
-    return hwl_flat_levels(c->x, y, c->n, HWH_MAX_LEVELS, start, end, lat,
-                           span, open);
+    return hwlevel_flat_levels(c->x, y, c->n, HWHIER_MAX_LEVELS, start, end,
+                               lat, span, open);
 }
 
-void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
+void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
-    double mid[HWH_MAX_POINTS], clean[HWH_MAX_POINTS], v[HWH_MAX_READINGS];
-    double lat[HWH_MAX_LEVELS], span[HWH_MAX_LEVELS], own[HWH_MAX_LEVELS];
-    double other[HWH_MAX_LEVELS];
-    size_t start[HWH_MAX_LEVELS], other_start[HWH_MAX_LEVELS], r, i, j;
-    size_t end[HWH_MAX_LEVELS], other_end[HWH_MAX_LEVELS];
+    double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
+        v[HWHIER_MAX_READINGS];
+    double lat[HWHIER_MAX_LEVELS], span[HWHIER_MAX_LEVELS],
+        own[HWHIER_MAX_LEVELS];
+    double other[HWHIER_MAX_LEVELS];
+    size_t start[HWHIER_MAX_LEVELS], other_start[HWHIER_MAX_LEVELS], r, i, j;
+    size_t end[HWHIER_MAX_LEVELS], other_end[HWHIER_MAX_LEVELS];
     int open;
     memset(h, 0, sizeof *h);
     if (c->readings == 0 || c->n < 2)
@@ -104,16 +108,16 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
     for (i = 0; i < c->n; i++) {
         for (r = 0; r < c->readings; r++)
             v[r] = c->y[r][i];
-        mid[i] = hwa_median(v, c->readings);
+        mid[i] = hwcurve_median(v, c->readings);
     }
     h->levels = levels_of(c, mid, start, end, lat, span, &open);
     h->open = open;
     h->known = h->levels;
-    j = hwl_hidden_level(c->x, mid, c->n, h->levels, start, end, lat, &i);
+    j = hwlevel_hidden_level(c->x, mid, c->n, h->levels, start, end, lat, &i);
     if (j < h->levels) {
         size_t seen = 0, k;
         for (r = 0; r < c->readings; r++)
-            seen += hwl_hidden_level(c->x, c->y[r], c->n, h->levels, start,
+            seen += hwlevel_hidden_level(c->x, c->y[r], c->n, h->levels, start,
                                      end, lat, &k) == j;
         hwp_log("a level of one point past level %zu, at %.0f bytes "
                 "(%.2f ns), in %zu of %zu readings", j + 1, c->x[i], mid[i],
@@ -136,7 +140,7 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
      * from the level's latency to the next's, voted on. */
     for (j = 0; j + 1 < h->levels; j++) {
         for (r = 0; r < c->readings; r++)
-            v[r] = hwl_edge(c->x, c->y[r], c->n, start[j], span[j],
+            v[r] = hwlevel_edge(c->x, c->y[r], c->n, start[j], span[j],
                             span[j + 1]);
         h->size[j] = vote(v, c->readings, &h->size_agree[j]);
         h->size_of[j] = c->readings;
@@ -150,12 +154,12 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
      * its hits', and the cleaned curve never falls); memory
      * is the last level, when it is that slow, the curves did not end on
      * its rise and have settled, its latency their last octave's. */
-    hwl_clean(mid, c->n, clean);
+    hwlevel_clean(mid, c->n, clean);
     for (j = 0; j < h->levels; j++)
         h->ns[j] = open && j + 1 == h->levels ? lat[j]
                    : clean[start[j] + (end[j] - start[j]) / 4];
-    if (h->levels > 1 && !open && lat[h->levels - 1] >= HWH_MEMORY_MIN_NS) {
-        double settled = hwh_settled(c->x, mid, c->n - 1);
+    if (h->levels > 1 && !open && lat[h->levels - 1] >= HWHIER_MEMORY_MIN_NS) {
+        double settled = hwhier_settled(c->x, mid, c->n - 1);
         h->memory = settled > 0.0;
         h->ns[h->levels - 1] = settled;
         if (!h->memory)
@@ -164,7 +168,7 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h)
     }
 }
 
-const char *hwh_cross_check(struct hwh_hierarchy *h, const double *x,
+const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
                             size_t n, double l1d_bytes)
 {
     size_t j;

@@ -15,47 +15,47 @@
 
 #include <stddef.h>
 
-#define HWH_MAX_POINTS 128
-/* Page placements: below HWH_PLACED_BYTES each is a reading of its own
+#define HWHIER_MAX_POINTS 128
+/* Page placements: below HWHIER_PLACED_BYTES each is a reading of its own
  * (how much of a physically indexed cache a string can use depends on
  * where its pages fall); past it, walks at memory's latency would be
  * timed five times for nothing, and the readings share one. */
-#define HWH_PLACEMENTS 5
-#define HWH_PLACED_BYTES ((size_t)8 << 20)
+#define HWHIER_PLACEMENTS 5
+#define HWHIER_PLACED_BYTES ((size_t)8 << 20)
 /* Two measurements of every placement: the probe measures again when the
  * first disagrees. */
-#define HWH_MAX_READINGS (2 * HWH_PLACEMENTS)
-#define HWH_MAX_LEVELS 6
+#define HWHIER_MAX_READINGS (2 * HWHIER_PLACEMENTS)
+#define HWHIER_MAX_LEVELS 6
 /* Footprints an octave.  Caches grow by a factor of two or more from
  * level to level (a level no more than 1.5 times the one above forms no
  * plateau of its own), so a level between the first and the last holds
  * an octave of points, while a rise, however soft, spreads over less. */
-#define HWH_PER_OCTAVE 4
+#define HWHIER_PER_OCTAVE 4
 /* The last level is memory when at least this slow: DRAM answers a random
  * load in 55 ns or more, last level caches in 45 or less. */
-#define HWH_MEMORY_MIN_NS 40.0
+#define HWHIER_MEMORY_MIN_NS 40.0
 /* ... and for certain past this: an eDRAM cache before DRAM answers in
  * 40-60 ns, so a flat octave this slow lets the chain stop. */
-#define HWH_DRAM_NS 65.0
+#define HWHIER_DRAM_NS 65.0
 /* Memory's latency is read where the curve has settled: it rose by less
  * than this over its last octave.  Caches that replace at random (a
  * system-level cache, an L2 in tree pseudo-LRU) still hit a share of a
  * chain that falls as 1/footprint, so the rise left beyond an octave is
  * about the last octave's own: 10% is the tolerance we hold memory's
  * latency to. */
-#define HWH_SETTLED 1.10
+#define HWHIER_SETTLED 1.10
 
 /* What the probe measured: readings y[r] over the footprints x (ns per
  * load, the TLB's share out). */
-struct hwh_curves {
-    double x[HWH_MAX_POINTS], y[HWH_MAX_READINGS][HWH_MAX_POINTS];
+struct hwhier_curves {
+    double x[HWHIER_MAX_POINTS], y[HWHIER_MAX_READINGS][HWHIER_MAX_POINTS];
     size_t n, readings;
 };
 
 /* What the analysis makes of them.  Level j < levels - 1 is a cache,
  * size[j] its effective size in bytes; the last level is memory when
  * `memory` says so. */
-struct hwh_hierarchy {
+struct hwhier_hierarchy {
     size_t levels;            /* including memory when it was reached */
     int memory;               /* the last level is memory */
     int open;                 /* the curves end on a rise past the last
@@ -64,36 +64,36 @@ struct hwh_hierarchy {
                                  (levels.h, stage 5): those above it are
                                  not known; levels when there is none */
     size_t agree, of;         /* readings with that count on their own */
-    double size[HWH_MAX_LEVELS];  /* effective size of each cache */
-    size_t size_agree[HWH_MAX_LEVELS];
-    size_t size_of[HWH_MAX_LEVELS];  /* readings that could be fitted */
-    double ns[HWH_MAX_LEVELS];    /* load-to-use latency, 0 when unknown */
+    double size[HWHIER_MAX_LEVELS];  /* effective size of each cache */
+    size_t size_agree[HWHIER_MAX_LEVELS];
+    size_t size_of[HWHIER_MAX_LEVELS];  /* readings that could be fitted */
+    double ns[HWHIER_MAX_LEVELS];    /* load-to-use latency, 0 when unknown */
     const char *why_ns;           /* why a latency is unknown */
     const char *why_mem;          /* why memory's is, when the curves
                                      reached it */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
- * (levels.h), it rose by less than HWH_SETTLED over the octave ending at
+ * (levels.h), it rose by less than HWHIER_SETTLED over the octave ending at
  * i.  Returns that octave's median (against a neighbour's burst), or 0
  * when the curve has not settled or is not an octave long there. */
-double hwh_settled(const double *x, const double *ns, size_t i);
+double hwhier_settled(const double *x, const double *ns, size_t i);
 
 /* Memory has been reached at point i: the curve has settled there, at
- * least HWH_DRAM_NS and HWL_STEP times the latency three octaves
+ * least HWHIER_DRAM_NS and HWLEVEL_STEP times the latency three octaves
  * back.  Returns nonzero then. */
-int hwh_at_memory(const double *x, const double *ns, size_t i);
+int hwhier_at_memory(const double *x, const double *ns, size_t i);
 
 /* The stages: the count of levels from the readings' median at each
  * footprint, its flat stretches (levels.h); each
  * edge where each reading passes a quarter of the way to the next level,
  * voted on (without a majority, the smaller candidate); the levels'
  * latencies from the median; memory is the last level when it is at
- * least HWH_MEMORY_MIN_NS and the curve has settled at its end, its
+ * least HWHIER_MEMORY_MIN_NS and the curve has settled at its end, its
  * latency the last octave's; a level of one flat point between two
  * found ones, in most readings, sets `known`.  agree counts the readings that show
  * as many levels on their own. */
-void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h);
+void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 
 /* Cross-checks before anything is written or passed on: sizes and
  * latencies rise level by level (a "level" no larger or no slower than
@@ -104,7 +104,7 @@ void hwh_analyse(const struct hwh_curves *c, struct hwh_hierarchy *h);
  * sizes stand.  An L1 edge one step of the grid (x, n points) below that
  * capacity is set to it: the curve cannot tell them apart, the conflict
  * test can. */
-const char *hwh_cross_check(struct hwh_hierarchy *h, const double *x,
+const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
                             size_t n, double l1d_bytes);
 
 #endif

@@ -5,20 +5,21 @@
 
 #include <limits.h>
 
-double hwk_run(void *ctx, long reps)
+double hwkernel_run(void *ctx, long reps)
 {
-    hwk_fn fn = *(hwk_fn *)ctx;
+    hwkernel_fn fn = *(hwkernel_fn *)ctx;
     double t0 = hwp_now();
     fn(reps);
     return hwp_now() - t0;
 }
 
-void hwk_sweep_span(hwp_point_fn point, size_t n, double *best, double span)
+void hwkernel_sweep_span(hwp_point_fn point, size_t n, double *best,
+                         double span)
 {
     double end = hwp_elapsed() + hwp_budget_left();
     int rounds;
-    if (n > HWK_MAX_POINTS)
-        n = HWK_MAX_POINTS;
+    if (n > HWKERNEL_MAX_POINTS)
+        n = HWKERNEL_MAX_POINTS;
     rounds = hwp_sweep(point, NULL, n, best, 3, 20);
     (void)hwp_sweep_more(point, NULL, n, best, rounds, INT_MAX,
                          span < end ? span : end);
@@ -33,7 +34,7 @@ static int stays_above(const double *y, size_t i, size_t n, double limit)
     return 1;
 }
 
-size_t hwk_first_rise(const double *y, size_t n, double rel)
+size_t hwkernel_first_rise(const double *y, size_t n, double rel)
 {
     double base;
     size_t i;

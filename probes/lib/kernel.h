@@ -17,10 +17,10 @@
 /* A kernel runs its experiment reps times; the caller times it, so the
  * kernel holds no clock reading (and no call) that would keep variables
  * alive across a call and push them out of registers. */
-typedef void (*hwk_fn)(long reps);
+typedef void (*hwkernel_fn)(long reps);
 
-/* hwp_kernel adapter: ctx points to an hwk_fn. */
-double hwk_run(void *ctx, long reps);
+/* hwp_kernel adapter: ctx points to an hwkernel_fn. */
+double hwkernel_run(void *ctx, long reps);
 
 /* hwp_sweep, then more single rounds until `span` seconds have passed
  * since the probe started, keeping each point's minimum.  The sweep alone
@@ -28,9 +28,10 @@ double hwk_run(void *ctx, long reps);
  * and the core's clock may meanwhile sit in one turbo bin for some points
  * and in the next (a few percent apart) for others; over a
  * longer span every point gets to see the fastest bin, the one the clock
- * probe's minimum saw.  n is at most HWK_MAX_POINTS. */
-#define HWK_MAX_POINTS 512
-void hwk_sweep_span(hwp_point_fn point, size_t n, double *best, double span);
+ * probe's minimum saw.  n is at most HWKERNEL_MAX_POINTS. */
+#define HWKERNEL_MAX_POINTS 512
+void hwkernel_sweep_span(hwp_point_fn point, size_t n, double *best,
+                         double span);
 
 /* X-Ray's register search (3.5), on a whole curve: the index of the first
  * point that costs more than (1 + rel) times the cheapest point before it
@@ -40,7 +41,7 @@ void hwk_sweep_span(hwp_point_fn point, size_t n, double *best, double span);
  * odd n that pairs badly) is not a step.  (The monotone curve of
  * BlackjackBench 4.1 does not fit here: past the first spill the cost can
  * fall a little again, and a later dip would hide the step.) */
-size_t hwk_first_rise(const double *y, size_t n, double rel);
+size_t hwkernel_first_rise(const double *y, size_t n, double rel);
 
 /* REP<n>(m, a): m(0, a) m(1, a) ... m(n-1, a), for n up to 48; a is passed
  * through, so that m can know n. */
@@ -92,7 +93,7 @@ size_t hwk_first_rise(const double *y, size_t n, double rel);
 #define REP46(m, a) REP45(m, a) m(45, a)
 #define REP47(m, a) REP46(m, a) m(46, a)
 #define REP48(m, a) REP47(m, a) m(47, a)
-#define HWK_REPN_(n, m, a) REP##n(m, a)
-#define REPN(n, m, a) HWK_REPN_(n, m, a)
+#define HWKERNEL_REPN_(n, m, a) REP##n(m, a)
+#define REPN(n, m, a) HWKERNEL_REPN_(n, m, a)
 
 #endif

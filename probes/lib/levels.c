@@ -49,12 +49,12 @@ static void median3(const double *y, size_t n, double *out)
     }
 }
 
-void hwl_clean(const double *y, size_t n, double *out)
+void hwlevel_clean(const double *y, size_t n, double *out)
 {
-    double z[HWL_MAX_POINTS];
+    double z[HWLEVEL_MAX_POINTS];
     despike(y, n, z);
     median3(z, n, out);
-    hwa_monotone(out, NULL, n, out);
+    hwcurve_monotone(out, NULL, n, out);
 }
 
 /* A flat run holds two points at least: the cleaning has taken the
@@ -63,28 +63,28 @@ void hwl_clean(const double *y, size_t n, double *out)
 #define FLAT_RUN 2
 
 /* Whether the cleaned curve is flat at point i: over its neighbours
- * (half an octave at four points an octave) it rises less than HWL_FLAT
+ * (half an octave at four points an octave) it rises less than HWLEVEL_FLAT
  * an octave.  Half an octave, not one: a short level between two soft
  * edges is flat only in its middle. */
 static int is_flat(const double *x, const double *ym, size_t n, size_t i)
 {
     size_t lo = i > 0 ? i - 1 : i, hi = i + 1 < n ? i + 1 : i;
     return lo < hi
-           && log(ym[hi] / ym[lo]) < log(HWL_FLAT) * log2(x[hi] / x[lo]);
+           && log(ym[hi] / ym[lo]) < log(HWLEVEL_FLAT) * log2(x[hi] / x[lo]);
 }
 
-size_t hwl_flat_levels(const double *x, const double *y, size_t n,
+size_t hwlevel_flat_levels(const double *x, const double *y, size_t n,
                        size_t max, size_t *start, size_t *end, double *lat,
                        double *span, int *open)
 {
-    double ym[HWL_MAX_POINTS], v[HWL_MAX_POINTS];
-    int on[HWL_MAX_POINTS];
+    double ym[HWLEVEL_MAX_POINTS], v[HWLEVEL_MAX_POINTS];
+    int on[HWLEVEL_MAX_POINTS];
     size_t levels = 0, i, j, m;
-    if (n < 2 || n > HWL_MAX_POINTS || max == 0)
+    if (n < 2 || n > HWLEVEL_MAX_POINTS || max == 0)
         return 0;
-    if (max > HWL_MAX_LEVELS)
-        max = HWL_MAX_LEVELS;
-    hwl_clean(y, n, ym);
+    if (max > HWLEVEL_MAX_LEVELS)
+        max = HWLEVEL_MAX_LEVELS;
+    hwlevel_clean(y, n, ym);
     /* Stages 2 and 3 (docs/analysis.md): runs of flat points, each a
      * level of its own for now. */
     for (i = 0; i < n; i++)
@@ -101,14 +101,14 @@ size_t hwl_flat_levels(const double *x, const double *y, size_t n,
             on[j] = 1;
         start[levels] = a;
         end[levels] = i;
-        span[levels] = hwa_median(ym + a, i + 1 - a);
+        span[levels] = hwcurve_median(ym + a, i + 1 - a);
         lat[levels] = span[levels];
         levels++;
     }
     /* Stage 3: levels closer than a step are one, with the rise between
      * them (conflicts a placement or a neighbour causes in one level). */
     for (j = 0; j + 1 < levels;) {
-        if (lat[j + 1] >= HWL_STEP * lat[j]) {
+        if (lat[j + 1] >= HWLEVEL_STEP * lat[j]) {
             j++;
             continue;
         }
@@ -117,7 +117,7 @@ size_t hwl_flat_levels(const double *x, const double *y, size_t n,
         for (i = start[j], m = 0; i <= end[j]; i++)
             if (on[i])
                 v[m++] = ym[i];
-        lat[j] = hwa_median(v, m);
+        lat[j] = hwcurve_median(v, m);
         memmove(start + j + 1, start + j + 2, (levels - j - 2) * sizeof *start);
         memmove(end + j + 1, end + j + 2, (levels - j - 2) * sizeof *end);
         memmove(lat + j + 1, lat + j + 2, (levels - j - 2) * sizeof *lat);
@@ -131,7 +131,7 @@ size_t hwl_flat_levels(const double *x, const double *y, size_t n,
      * last two points a step above (one could be a spike). */
     *open = 0;
     if (levels > 0 && levels < max && end[levels - 1] + 2 < n
-        && ym[n - 2] >= HWL_STEP * lat[levels - 1]) {
+        && ym[n - 2] >= HWLEVEL_STEP * lat[levels - 1]) {
         start[levels] = end[levels - 1] + 1;
         end[levels] = n - 1;
         lat[levels] = span[levels] = ym[n - 1];
@@ -141,40 +141,41 @@ size_t hwl_flat_levels(const double *x, const double *y, size_t n,
     return levels;
 }
 
-size_t hwl_hidden_level(const double *x, const double *y, size_t n,
+size_t hwlevel_hidden_level(const double *x, const double *y, size_t n,
                         size_t levels, const size_t *start,
                         const size_t *end, const double *lat, size_t *at)
 {
-    double ym[HWL_MAX_POINTS];
+    double ym[HWLEVEL_MAX_POINTS];
     size_t j, k;
-    if (n < 3 || n > HWL_MAX_POINTS)
+    if (n < 3 || n > HWLEVEL_MAX_POINTS)
         return levels;
-    hwl_clean(y, n, ym);
+    hwlevel_clean(y, n, ym);
     for (j = 0; j + 1 < levels; j++)
         for (k = end[j] + 1; k < start[j + 1]; k++)
-            if (is_flat(x, ym, n, k) && ym[k] >= HWL_STEP * lat[j]
-                && HWL_STEP * ym[k] <= lat[j + 1]) {
+            if (is_flat(x, ym, n, k) && ym[k] >= HWLEVEL_STEP * lat[j]
+                && HWLEVEL_STEP * ym[k] <= lat[j + 1]) {
                 *at = k;
                 return j;
             }
     return levels;
 }
 
-double hwl_edge(const double *x, const double *y, size_t n, size_t from,
+double hwlevel_edge(const double *x, const double *y, size_t n, size_t from,
                 double lo, double hi)
 {
-    double ym[HWL_MAX_POINTS], limit = pow(lo, 0.75) * pow(hi, 0.25);
+    double ym[HWLEVEL_MAX_POINTS], limit = pow(lo, 0.75) * pow(hi, 0.25);
     size_t i;
-    if (n == 0 || n > HWL_MAX_POINTS || from >= n || !(lo > 0.0) || hi <= lo)
+    if (n == 0 || n > HWLEVEL_MAX_POINTS || from >= n || !(lo > 0.0)
+        || hi <= lo)
         return 0.0;
-    hwl_clean(y, n, ym);
+    hwlevel_clean(y, n, ym);
     for (i = from; i + 1 < n && ym[i + 1] <= limit; i++)
         ;
     return x[i];
 }
 
-size_t hwl_same_steps(const double *a, size_t na, const double *b, size_t nb,
-                      double tol, double *same)
+size_t hwlevel_same_steps(const double *a, size_t na, const double *b,
+                          size_t nb, double tol, double *same)
 {
     size_t i, j, kept = 0;
     for (i = 0; i < na; i++)

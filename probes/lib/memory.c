@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-size_t hwm_os_page(void)
+size_t hwmem_os_page(void)
 {
     long p;
     if (hwsim_on)
@@ -22,7 +22,7 @@ size_t hwm_os_page(void)
     return p > 0 ? (size_t)p : 4096;
 }
 
-size_t hwm_os_memory(void)
+size_t hwmem_os_memory(void)
 {
 #ifdef _SC_PHYS_PAGES
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -32,7 +32,7 @@ size_t hwm_os_memory(void)
     return 0;
 }
 
-void hwm_hugepage_hint(void *m, size_t bytes)
+void hwmem_hugepage_hint(void *m, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
     /* Before the first touch: the kernel decides the page size on fault. */
@@ -43,20 +43,20 @@ void hwm_hugepage_hint(void *m, size_t bytes)
 #endif
 }
 
-char *hwm_alloc(size_t bytes, size_t align, int hugepage)
+char *hwmem_alloc(size_t bytes, size_t align, int hugepage)
 {
     void *m = NULL;
     if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
         hwp_skip("cannot allocate the probe's buffer");
     if (hugepage)
-        hwm_hugepage_hint(m, bytes);
+        hwmem_hugepage_hint(m, bytes);
     memset(m, 0, bytes);
     if (hwsim_on)
         hwsim_map(m, bytes);
     return m;
 }
 
-char *hwm_reserve(size_t bytes, size_t align)
+char *hwmem_reserve(size_t bytes, size_t align)
 {
     void *m = NULL;
     if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
@@ -72,7 +72,7 @@ char *hwm_reserve(size_t bytes, size_t align)
     return m;
 }
 
-void hwm_free(char *base, size_t bytes)
+void hwmem_free(char *base, size_t bytes)
 {
     (void)bytes;
     if (hwsim_on)
@@ -106,7 +106,7 @@ static int shared_fd(size_t bytes)
     return fd;
 }
 
-int hwm_alias_map(struct hwm_alias *a, size_t pool_bytes, size_t span_bytes)
+int hwmem_alias_map(struct hwmem_alias *a, size_t pool_bytes, size_t span_bytes)
 {
     void *m;
     a->dense = a->sparse = NULL;
@@ -122,7 +122,7 @@ int hwm_alias_map(struct hwm_alias *a, size_t pool_bytes, size_t span_bytes)
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     }
     if (m == MAP_FAILED || a->dense == NULL) {
-        hwm_alias_free(a);
+        hwmem_alias_free(a);
         return -1;
     }
     a->sparse = m;
@@ -134,7 +134,7 @@ int hwm_alias_map(struct hwm_alias *a, size_t pool_bytes, size_t span_bytes)
     return 0;
 }
 
-int hwm_alias_repeat(struct hwm_alias *a, size_t period_bytes,
+int hwmem_alias_repeat(struct hwmem_alias *a, size_t period_bytes,
                      size_t used_bytes)
 {
     size_t at = 0;
@@ -157,7 +157,7 @@ int hwm_alias_repeat(struct hwm_alias *a, size_t period_bytes,
     return 0;
 }
 
-void hwm_alias_free(struct hwm_alias *a)
+void hwmem_alias_free(struct hwmem_alias *a)
 {
     if (a->sparse != NULL) {
         if (hwsim_on)
@@ -189,14 +189,14 @@ static uint64_t sum_words(const uint64_t *p, size_t n)
     return a + b + c + d;
 }
 
-uint64_t hwm_read_words(const uint64_t *p, size_t n)
+uint64_t hwmem_read_words(const uint64_t *p, size_t n)
 {
     if (hwsim_on)
         hwsim_stream(p, n * sizeof *p, sizeof *p);
     return sum_words(p, n);
 }
 
-uint64_t hwm_read_pages(const char *base, const size_t *order, size_t n,
+uint64_t hwmem_read_pages(const char *base, const size_t *order, size_t n,
                         size_t page)
 {
     uint64_t s = 0;
@@ -209,7 +209,7 @@ uint64_t hwm_read_pages(const char *base, const size_t *order, size_t n,
     return s;
 }
 
-void hwm_write_words(uint64_t *p, size_t n, uint64_t v)
+void hwmem_write_words(uint64_t *p, size_t n, uint64_t v)
 {
     size_t i;
     if (hwsim_on)
@@ -218,7 +218,7 @@ void hwm_write_words(uint64_t *p, size_t n, uint64_t v)
         p[i] = v;
 }
 
-void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
+void hwmem_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
 {
     uint64_t k = v_zero;
     size_t i;
@@ -230,7 +230,7 @@ void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
         dst[i] = src[i] ^ k;
 }
 
-uint64_t hwm_touch_words(const uint64_t *p, size_t n, size_t step)
+uint64_t hwmem_touch_words(const uint64_t *p, size_t n, size_t step)
 {
     uint64_t a = 0;
     size_t i;

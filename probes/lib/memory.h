@@ -13,45 +13,46 @@
 
 /* The OS page size (sysconf): the granule of virtual-to-physical mapping,
  * needed to build strings; the page size the TLB sees is measured. */
-size_t hwm_os_page(void);
+size_t hwmem_os_page(void);
 
 /* The machine's physical memory in bytes (sysconf), 0 when the OS does
  * not say: to keep a probe's buffer a small share of it. */
-size_t hwm_os_memory(void);
+size_t hwmem_os_memory(void);
 
 /* Ask for transparent huge pages on [m, m + bytes), before its first
  * touch (a hint; nothing where the OS has no such thing). */
-void hwm_hugepage_hint(void *m, size_t bytes);
+void hwmem_hugepage_hint(void *m, size_t bytes);
 
 /* bytes of zeroed memory aligned to `align` (a power of two, at least a
  * page), every page touched so that no page fault lands in a timing.
  * hugepage != 0 asks the OS for transparent huge pages (a hint only).
  * Exits 77 when the memory is not there. */
-char *hwm_alloc(size_t bytes, size_t align, int hugepage);
+char *hwmem_alloc(size_t bytes, size_t align, int hugepage);
 /* The same without touching: for sparse strings whose footprint in pages
  * is far below their span (the TLB strings), so that only the pages a
  * string writes its links into become resident.  Writing the links faults
  * them in before any timing.  Asks for base pages (MADV_NOHUGEPAGE where
  * there is such a thing), which is what the TLB strings are about. */
-char *hwm_reserve(size_t bytes, size_t align);
-void hwm_free(char *base, size_t bytes);
+char *hwmem_reserve(size_t bytes, size_t align);
+void hwmem_free(char *base, size_t bytes);
 
 /* A pool of shared memory seen two ways: `dense`, mapped once, and
  * `sparse`, span bytes of address space over whose first `used` bytes
  * the pool's first `period` bytes are mapped again and again (virtual
- * page v onto pool page v mod period's pages; hwm_alias_repeat).  A chain
+ * page v onto pool page v mod period's pages; hwmem_alias_repeat).  A chain
  * through one line of each of many sparse pages touches only the pool's
  * few: what it costs beyond those lines' own latency is its TLB misses.
  * 0 on success, -1 where the OS cannot map memory so. */
-struct hwm_alias {
+struct hwmem_alias {
     char *dense, *sparse;
     size_t pool, span, period, used;
     int fd;
 };
-int hwm_alias_map(struct hwm_alias *a, size_t pool_bytes, size_t span_bytes);
-int hwm_alias_repeat(struct hwm_alias *a, size_t period_bytes,
+int hwmem_alias_map(struct hwmem_alias *a, size_t pool_bytes,
+                    size_t span_bytes);
+int hwmem_alias_repeat(struct hwmem_alias *a, size_t period_bytes,
                      size_t used_bytes);
-void hwm_alias_free(struct hwm_alias *a);
+void hwmem_alias_free(struct hwmem_alias *a);
 
 /* Streaming loops, the compiler's own code with the user's flags: what a
  * C loop gets.  Read n words (four sums, so that the additions do not
@@ -59,16 +60,16 @@ void hwm_alias_free(struct hwm_alias *a);
  * returns what it read, for the caller to keep alive: in hwp_sink, or
  * from a thread team's work (lib/team.h), whose threads must not all
  * write hwp_sink at once. */
-uint64_t hwm_read_words(const uint64_t *p, size_t n);
-void hwm_write_words(uint64_t *p, size_t n, uint64_t v);
-void hwm_copy_words(uint64_t *dst, const uint64_t *src, size_t n);
+uint64_t hwmem_read_words(const uint64_t *p, size_t n);
+void hwmem_write_words(uint64_t *p, size_t n, uint64_t v);
+void hwmem_copy_words(uint64_t *dst, const uint64_t *src, size_t n);
 /* Read the pages base + order[0..n-1] * page, the lines of a page in
  * order: within a page the hardware streams, but no prefetcher runs
  * ahead into the next page, so the time says where the data was. */
-uint64_t hwm_read_pages(const char *base, const size_t *order, size_t n,
+uint64_t hwmem_read_pages(const char *base, const size_t *order, size_t n,
                         size_t page);
 /* Read every `step`-th word of n: one load a line, to push a footprint
  * through the caches at the least cost. */
-uint64_t hwm_touch_words(const uint64_t *p, size_t n, size_t step);
+uint64_t hwmem_touch_words(const uint64_t *p, size_t n, size_t step);
 
 #endif

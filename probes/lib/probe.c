@@ -44,7 +44,7 @@ static void usage(void)
 /* Misbehave on request, through the same paths a real failure takes, so the
  * configure tests see a real signal, a real hang and real garbage. */
 static int inject_busy;
-static struct hwu_load load_since_init;
+static struct hwcpu_load load_since_init;
 
 static void inject_fault(void)
 {
@@ -223,10 +223,10 @@ static void dump_header(int argc, char **argv)
  * times no CPU, so stays where it is. */
 static void pin_fastest(void)
 {
-    const struct hwu_kinds *k;
+    const struct hwcpu_kinds *k;
     if (replay_file != NULL || hwsim_on)
         return;
-    k = hwu_pin_fastest();
+    k = hwcpu_pin_fastest();
     if (k->cpu >= 0)
         fprintf(stderr, "%s: %s\n", probe_name, k->text);
     else if (k->n > 1)
@@ -255,7 +255,7 @@ void hwp_init(int argc, char **argv, const char *name,
     }
     hwsim_start(name);
     started = hwp_now();
-    hwu_load_start(&load_since_init);
+    hwcpu_load_start(&load_since_init);
     for (i = 1; i < argc; i++)
         parse_option(argc, argv, &i);
     if (dump_file != NULL && replay_file != NULL)
@@ -283,7 +283,7 @@ static const char *neighbours(void)
     double others;
     if (asked++ || replay_file != NULL)
         return why[0] ? why : NULL;
-    others = inject_busy ? 1.0 : hwu_load_others(&load_since_init);
+    others = inject_busy ? 1.0 : hwcpu_load_others(&load_since_init);
     hwp_log("other programs: %.2f CPUs busy since the start", others);
     if (others >= HWP_BUSY_CPUS)
         snprintf(why, sizeof why, "other programs kept %.1f CPUs busy "

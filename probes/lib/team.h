@@ -24,10 +24,10 @@
 /* A member's work returns what it computed, for the team to keep alive:
  * the threads of a team run at once, and writing hwp_sink from each would
  * be a data race. */
-typedef uint64_t (*hwt_work)(void *arg, int rank);
+typedef uint64_t (*hwteam_work)(void *arg, int rank);
 
-struct hwt_member {
-    struct hwt_team *team;
+struct hwteam_member {
+    struct hwteam_team *team;
     int rank;
     double start, end; /* seconds, on hwp_now()'s clock */
     uint64_t result;   /* the work's, read after the join */
@@ -35,22 +35,22 @@ struct hwt_member {
 
 /* ready and go change under the lock, which orders them and what the
  * threads read after them; no atomics are needed there. */
-struct hwt_team {
+struct hwteam_team {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int ready, go;
     const int *cpus; /* CPU of each rank, or NULL: let the OS place them */
-    hwt_work work;
+    hwteam_work work;
     void *arg;
-    struct hwt_member member[HWU_MAX_CPUS];
+    struct hwteam_member member[HWCPU_MAX_CPUS];
 };
 
-static inline void *hwt_member_main(void *p)
+static inline void *hwteam_member_main(void *p)
 {
-    struct hwt_member *me = p;
-    struct hwt_team *t = me->team;
+    struct hwteam_member *me = p;
+    struct hwteam_team *t = me->team;
     if (t->cpus != NULL)
-        (void)hwu_pin(t->cpus[me->rank]);
+        (void)hwcpu_pin(t->cpus[me->rank]);
     pthread_mutex_lock(&t->lock);
     t->ready++;
     pthread_cond_broadcast(&t->cond);
@@ -65,12 +65,12 @@ static inline void *hwt_member_main(void *p)
 
 /* Run work(arg, rank) for rank 0..n-1 at once.  Returns 0, or -1 when the
  * threads could not be created; the times are left in t->member[]. */
-static inline int hwt_run(struct hwt_team *t, int n, const int *cpus,
-                        hwt_work work, void *arg)
+static inline int hwteam_run(struct hwteam_team *t, int n, const int *cpus,
+                        hwteam_work work, void *arg)
 {
-    pthread_t tid[HWU_MAX_CPUS];
+    pthread_t tid[HWCPU_MAX_CPUS];
     int i, made = 0;
-    if (n < 1 || n > HWU_MAX_CPUS)
+    if (n < 1 || n > HWCPU_MAX_CPUS)
         return -1;
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->cond, NULL);
@@ -81,7 +81,8 @@ static inline int hwt_run(struct hwt_team *t, int n, const int *cpus,
     for (i = 0; i < n; i++) {
         t->member[i].team = t;
         t->member[i].rank = i;
-        if (pthread_create(&tid[i], NULL, hwt_member_main, &t->member[i]) != 0)
+        if (pthread_create(&tid[i], NULL, hwteam_member_main, &t->member[i])
+            != 0)
             break;
         made++;
     }
@@ -101,7 +102,7 @@ static inline int hwt_run(struct hwt_team *t, int n, const int *cpus,
 }
 
 /* The longest time any member worked: the time of the slowest share. */
-static inline double hwt_slowest(const struct hwt_team *t, int n)
+static inline double hwteam_slowest(const struct hwteam_team *t, int n)
 {
     double worst = 0.0;
     int i;
@@ -112,7 +113,7 @@ static inline double hwt_slowest(const struct hwt_team *t, int n)
 }
 
 /* From the first start to the last end: the wall time of the whole team. */
-static inline double hwt_span(const struct hwt_team *t, int n)
+static inline double hwteam_span(const struct hwteam_team *t, int n)
 {
     double first = t->member[0].start, last = t->member[0].end;
     int i;
@@ -127,32 +128,32 @@ static inline double hwt_span(const struct hwt_team *t, int n)
 
 /* Memory first touched by a thread on CPU cpu, so that on a NUMA machine
  * its pages live in that CPU's node (first touch, as BlackjackBench
- * places them): hwm_alloc(bytes, align, hugepage) run there. */
-struct hwt_placement {
+ * places them): hwmem_alloc(bytes, align, hugepage) run there. */
+struct hwteam_placement {
     char *base;
     size_t bytes, align;
     int hugepage;
 };
 
-static inline uint64_t hwt_place_work(void *arg, int rank)
+static inline uint64_t hwteam_place_work(void *arg, int rank)
 {
-    struct hwt_placement *p = arg;
+    struct hwteam_placement *p = arg;
     (void)rank;
-    p->base = hwm_alloc(p->bytes, p->align, p->hugepage);
+    p->base = hwmem_alloc(p->bytes, p->align, p->hugepage);
     return 0;
 }
 
-static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align,
+static inline char *hwteam_alloc_on(int cpu, size_t bytes, size_t align,
                                  int hugepage)
 {
-    static struct hwt_team team;
-    struct hwt_placement p;
+    static struct hwteam_team team;
+    struct hwteam_placement p;
     double t0 = hwp_now();
     p.base = NULL;
     p.bytes = bytes;
     p.align = align;
     p.hugepage = hugepage;
-    if (hwt_run(&team, 1, &cpu, hwt_place_work, &p) != 0
+    if (hwteam_run(&team, 1, &cpu, hwteam_place_work, &p) != 0
         || p.base == NULL)
         hwp_skip("cannot create threads");
     hwp_log("%zu MiB placed by CPU %d in %.3f s", bytes >> 20, cpu,
@@ -164,23 +165,23 @@ static inline char *hwt_alloc_on(int cpu, size_t bytes, size_t align,
  * `turn` says whose turn it is.  Passing the turn publishes what the
  * passer wrote (a release store), and the new holder reads it after an
  * acquire load of turn: so the data is seen whole on weakly ordered
- * memory (ARM) too.  turn is atomic because hwt_turn_spin reads it
+ * memory (ARM) too.  turn is atomic because hwteam_turn_spin reads it
  * without the lock; the __atomic builtins of GCC and Clang work on a plain
  * int in C99, where <stdatomic.h> and _Atomic are C11. */
-struct hwt_turns {
+struct hwteam_turns {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int turn;
 };
 
-static inline void hwt_turns_init(struct hwt_turns *t, int first)
+static inline void hwteam_turns_init(struct hwteam_turns *t, int first)
 {
     pthread_mutex_init(&t->lock, NULL);
     pthread_cond_init(&t->cond, NULL);
     __atomic_store_n(&t->turn, first, __ATOMIC_RELAXED);
 }
 
-static inline void hwt_turns_destroy(struct hwt_turns *t)
+static inline void hwteam_turns_destroy(struct hwteam_turns *t)
 {
     pthread_cond_destroy(&t->cond);
     pthread_mutex_destroy(&t->lock);
@@ -188,7 +189,7 @@ static inline void hwt_turns_destroy(struct hwt_turns *t)
 
 /* Sleep until it is me's turn: a sleeping thread takes nothing from the
  * other (a spinning SMT sibling would take half the core). */
-static inline void hwt_turn_wait(struct hwt_turns *t, int me)
+static inline void hwteam_turn_wait(struct hwteam_turns *t, int me)
 {
     pthread_mutex_lock(&t->lock);
     while (__atomic_load_n(&t->turn, __ATOMIC_ACQUIRE) != me)
@@ -199,7 +200,7 @@ static inline void hwt_turn_wait(struct hwt_turns *t, int me)
 /* Spin until it is me's turn: to start at once (waking a sleeper costs
  * tens of microseconds), on a CPU not put to sleep in the meantime.
  * Without the lock, so that the spinner does not hold up the pass. */
-static inline void hwt_turn_spin(struct hwt_turns *t, int me)
+static inline void hwteam_turn_spin(struct hwteam_turns *t, int me)
 {
     while (__atomic_load_n(&t->turn, __ATOMIC_ACQUIRE) != me)
         ;
@@ -207,7 +208,7 @@ static inline void hwt_turn_spin(struct hwt_turns *t, int me)
 
 /* Under the lock, so that a sleeper between its test and its wait
  * cannot miss the broadcast. */
-static inline void hwt_turn_pass(struct hwt_turns *t, int to)
+static inline void hwteam_turn_pass(struct hwteam_turns *t, int to)
 {
     pthread_mutex_lock(&t->lock);
     __atomic_store_n(&t->turn, to, __ATOMIC_RELEASE);
@@ -225,7 +226,7 @@ static inline void hwt_turn_pass(struct hwt_turns *t, int to)
  * late passes are timed too.  With one CPU, it does both (produce NULL:
  * only consumes).  The two never run at once, so either may write
  * hwp_sink: the turns order the writes. */
-struct hwt_relay {
+struct hwteam_relay {
     void (*produce)(void *arg, long k);
     double (*consume)(void *arg); /* seconds */
     void *arg;
@@ -234,17 +235,17 @@ struct hwt_relay {
     long counted, late; /* passes timed, and late */
     double seconds;     /* the consumer's, summed over the timed passes */
     double produced;    /* when the producer finished writing */
-    struct hwt_turns turns;
+    struct hwteam_turns turns;
 };
 
-static inline uint64_t hwt_relay_pair(void *arg, int rank)
+static inline uint64_t hwteam_relay_pair(void *arg, int rank)
 {
-    struct hwt_relay *r = arg;
+    struct hwteam_relay *r = arg;
     for (;;) {
         if (rank == 0) {
             /* Asleep while the consumer reads, spinning while the
              * producer writes. */
-            hwt_turn_wait(&r->turns, 0);
+            hwteam_turn_wait(&r->turns, 0);
             if (r->counted >= r->reps)
                 return 0;
             r->produce(r->arg, r->counted);
@@ -252,20 +253,20 @@ static inline uint64_t hwt_relay_pair(void *arg, int rank)
         } else {
             if (r->counted >= r->reps)
                 return 0;
-            hwt_turn_spin(&r->turns, 1);
+            hwteam_turn_spin(&r->turns, 1);
             if (hwp_now() - r->produced <= r->max_gap
                 || ++r->late > r->max_late * r->reps) {
                 r->seconds += r->consume(r->arg);
                 r->counted++;
             }
         }
-        hwt_turn_pass(&r->turns, !rank);
+        hwteam_turn_pass(&r->turns, !rank);
     }
 }
 
-static inline uint64_t hwt_relay_alone(void *arg, int rank)
+static inline uint64_t hwteam_relay_alone(void *arg, int rank)
 {
-    struct hwt_relay *r = arg;
+    struct hwteam_relay *r = arg;
     (void)rank;
     for (; r->counted < r->reps; r->counted++) {
         if (r->produce != NULL)
@@ -278,16 +279,16 @@ static inline uint64_t hwt_relay_alone(void *arg, int rank)
 /* Run the relay on cpus[0] (producer) and cpus[1] (consumer), or on
  * cpus[0] alone when n is 1; the consumer's seconds, -1 when the threads
  * could not be created. */
-static inline double hwt_relay_run(struct hwt_team *t, int n,
-                                   const int *cpus, struct hwt_relay *r)
+static inline double hwteam_relay_run(struct hwteam_team *t, int n,
+                                   const int *cpus, struct hwteam_relay *r)
 {
     int status;
     r->counted = r->late = 0;
     r->seconds = r->produced = 0.0;
-    hwt_turns_init(&r->turns, 0);
-    status = hwt_run(t, n, cpus, n == 2 ? hwt_relay_pair : hwt_relay_alone,
-                     r);
-    hwt_turns_destroy(&r->turns);
+    hwteam_turns_init(&r->turns, 0);
+    status = hwteam_run(t, n, cpus,
+                        n == 2 ? hwteam_relay_pair : hwteam_relay_alone, r);
+    hwteam_turns_destroy(&r->turns);
     return status == 0 ? r->seconds : -1.0;
 }
 

@@ -23,14 +23,14 @@ void hwtlb_init(struct hwtlb *t, size_t page, size_t line, size_t max_pages)
     t->count = malloc((pool + 1) * sizeof *t->count);
     if (t->order == NULL || t->count == NULL)
         hwp_skip("out of memory");
-    if (hwm_alias_map(&t->alias, pool * page, span * page) < 0)
+    if (hwmem_alias_map(&t->alias, pool * page, span * page) < 0)
         hwp_skip("cannot map shared memory twice, which the TLB's share "
                  "is measured with");
 }
 
 void hwtlb_free(struct hwtlb *t)
 {
-    hwm_alias_free(&t->alias);
+    hwmem_alias_free(&t->alias);
     free(t->order);
     free(t->count);
 }
@@ -38,7 +38,7 @@ void hwtlb_free(struct hwtlb *t)
 const size_t *hwtlb_order(struct hwtlb *t, size_t n)
 {
     uint64_t seed = 0x71B + n;
-    hwc_random_order(t->order, n, &seed);
+    hwchain_random_order(t->order, n, &seed);
     return t->order;
 }
 
@@ -46,11 +46,13 @@ const size_t *hwtlb_order(struct hwtlb *t, size_t n)
  * number of the dense chain's comes round to pages it has just seen. */
 static double time_walk(void **start, size_t loads)
 {
-    struct hwc_walk w;
+    struct hwchain_walk w;
     w.p = start;
-    hwc_touch(&w, loads);
-    return hwp_min_time_reps(hwc_chase, &w, (long)(loads / HWC_UNROLL + 1),
-                             PATIENCE, MAX_TRIALS) / HWC_UNROLL;
+    hwchain_touch(&w, loads);
+    return hwp_min_time_reps(hwchain_chase, &w,
+                             (long)(loads / HWCHAIN_UNROLL + 1), PATIENCE,
+                             MAX_TRIALS)
+           / HWCHAIN_UNROLL;
 }
 
 void hwtlb_time(struct hwtlb *t, size_t n, size_t per, double *sparse,
@@ -58,12 +60,12 @@ void hwtlb_time(struct hwtlb *t, size_t n, size_t per, double *sparse,
 {
     size_t period = hwtlb_dense_pages(t->page / t->line, 2 * n);
     const size_t *order = hwtlb_order(t, n);
-    if (hwm_alias_repeat(&t->alias, period * t->page, n * t->page) < 0)
+    if (hwmem_alias_repeat(&t->alias, period * t->page, n * t->page) < 0)
         hwp_skip("cannot map shared memory over and over, which the TLB's "
                  "share is measured with");
-    *sparse = time_walk(hwc_alias_chain(&t->alias, order, n, per, t->page,
+    *sparse = time_walk(hwchain_alias_chain(&t->alias, order, n, per, t->page,
                                         t->line, 1, t->count), n * per);
-    *dense = time_walk(hwc_alias_chain(&t->alias, order, n, per, t->page,
+    *dense = time_walk(hwchain_alias_chain(&t->alias, order, n, per, t->page,
                                        t->line, 0, t->count), n * per);
 }
 

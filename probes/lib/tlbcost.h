@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 struct hwtlb {
-    struct hwm_alias alias;
+    struct hwmem_alias alias;
     size_t page, line;
     size_t *order, *count;   /* a chain's page order; scratch */
 };
