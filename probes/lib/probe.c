@@ -380,7 +380,9 @@ static void check_key(const char *key)
     abort();
 }
 
-void hwp_emit_int(const char *key, long long value)
+/* A declared key's value is withheld rather than printed when other
+ * programs kept the CPUs busy (hwp_quiet) or a test injects it: 1 then. */
+static int withheld(const char *key)
 {
     const char *busy = quiet ? neighbours() : NULL;
     check_key(key);
@@ -388,7 +390,16 @@ void hwp_emit_int(const char *key, long long value)
         hwp_absent(key, busy);
     else if (inject_absent)
         hwp_absent(key, "withheld by HWPROBE_INJECT");
-    else if (inject_garbage)
+    else
+        return 0;
+    return 1;
+}
+
+void hwp_emit_int(const char *key, long long value)
+{
+    if (withheld(key))
+        return;
+    if (inject_garbage)
         printf("%s=%lldxyz\n", key, value);
     else
         printf("%s=%lld\n", key, value);
@@ -396,13 +407,9 @@ void hwp_emit_int(const char *key, long long value)
 
 void hwp_emit_dec(const char *key, double value)
 {
-    const char *busy = quiet ? neighbours() : NULL;
-    check_key(key);
-    if (busy != NULL)
-        hwp_absent(key, busy);
-    else if (inject_absent)
-        hwp_absent(key, "withheld by HWPROBE_INJECT");
-    else if (inject_garbage)
+    if (withheld(key))
+        return;
+    if (inject_garbage)
         printf("%s=not-a-number\n", key);
     else
         printf("%s=%.4f\n", key, value);
