@@ -135,8 +135,8 @@ _HW_FINISH(m4_default([$1], [hwparams.h]))
 #
 # Time and memory (the one place these are kept; docs/configure.md
 # points here): each probe stops itself at its budget, the second
-# argument of its _HW_RUN, in seconds; all of them together take about
-# 6 s on the 2-core KVM guests we measure on (the budget is 20 s:
+# argument of its _HW_RUN, in seconds; all of them together run for about
+# 4.5 s on the 2-core KVM guests we measure on (the budget is 20 s:
 # tests/budget.sh, make budget).  The probes run one at a time, so
 # configure needs the memory of the largest only, given in the comment
 # above each _HW_RUN.  A probe all of whose values are preset does not
