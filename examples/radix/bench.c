@@ -162,6 +162,10 @@ static void row(size_t n, int bits, struct range *vs_search,
     int i, s, lead = 0, nm, best, fin = 0;
     char why[80], ps[3][32];
 
+    /* The search varies passes and bits; the stores are the model's. */
+    m[0] = radix_model(n, bits, why, sizeof why);
+    for (i = 0; i < count; i++)
+        plans[i].wc = m[0].wc;
     for (s = 0; s < screen; s++)
         for (i = 0; i < count; i++)
             scr[i][s] = sample(n, &plans[i]);
@@ -169,9 +173,8 @@ static void row(size_t n, int bits, struct range *vs_search,
         if (median(scr[i], screen) < median(scr[lead], screen))
             lead = i;
     /* m[0] the model, m[1] naive, m[2] one pass wc, then the finalists. */
-    m[0] = radix_model(n, bits, why, sizeof why);
     m[1] = (radix_plan){1, {bits, 0, 0}, 0};
-    m[2] = (radix_plan){1, {bits, 0, 0}, 1};
+    m[2] = (radix_plan){1, {bits, 0, 0}, m[0].wc};
     nm = 3;
     {
         double lead_max = scr[lead][0], lo;
@@ -206,8 +209,9 @@ static void row(size_t n, int bits, struct range *vs_search,
             best = i;
     if (verbose)
         printf("# 2^%d, %zu tuples: %d plans searched, %d re-timed; "
-               "model %s: %s\n", bits, n, count, fin,
-               radix_plan_str(&m[0], ps[0], sizeof ps[0]), why);
+               "model %s%s: %s\n", bits, n, count, fin,
+               radix_plan_str(&m[0], ps[0], sizeof ps[0]),
+               m[0].wc == 2 ? " streamed" : "", why);
     printf("%4d %9zu %7.1f %-6s", bits, n,
            (double)n * sizeof(radix_tuple) / 1048576.0,
            radix_plan_str(&m[0], ps[0], sizeof ps[0]));

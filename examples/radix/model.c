@@ -1,10 +1,11 @@
 /* model.c - the passes and their bits, from hwparams.h.  README.md states
  * the rule and its sources; in short, every pass is checked against what
- * a scatter with 2^b write-combining lines keeps live: its destination
- * pages against the TLB levels, its lines and cursors against L1, L2 and
- * the LLC.  Exceeding the last TLB level or the LLC is taken to cost more
- * than a pass (Manegold et al.), the nearer limits less; then the fewest
- * passes win, then the fewest near limits exceeded, then the evenest split. */
+ * a scatter with 2^b write-combining lines keeps live: its lines and
+ * cursors against L1, L2 and the LLC, its destination pages against the
+ * TLB levels.  Lines beyond the LLC cost more than a pass (every tuple's
+ * store goes to memory); a TLB miss is paid once per line, so the TLB
+ * levels are near limits, as L1 and L2 are.  The fewest hard limits win,
+ * then the fewest passes, the fewest near limits, the evenest split. */
 #include "radix.h"
 
 #include <hwparams.h>
@@ -110,8 +111,8 @@ static void pass_limits(double r, int bits, int *hard, int *soft)
     double span = r * sizeof(radix_tuple) / PAGE_ + 1;
     double pages = (f < span ? f : span) + state / PAGE_ + 1;
 
-    *hard += (pages > TLBN_) + (state > LLC_);
-    *soft += (pages > TLB1_) + (state > L1_) + (state > L2_);
+    *hard += state > LLC_;
+    *soft += (pages > TLB1_) + (pages > TLBN_) + (state > L1_) + (state > L2_);
 }
 
 radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
@@ -141,7 +142,8 @@ radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
             bhard = hard, bsoft = soft, bmax = max;
         }
     }
-    best.wc = 1;
+    /* Output that cannot stay in the LLC is streamed past it. */
+    best.wc = n * sizeof(radix_tuple) > LLC_ ? 2 : 1;
     if (why)
         snprintf(why, why_size, "%d hard and %d near limits exceeded",
                  count ? bhard : 0, bsoft);
