@@ -94,82 +94,112 @@ static void scatter_direct(const radix_tuple *restrict src,
     }
 }
 
-/* Each partition's tuples gather in its own line and reach the destination
- * a whole line at a time: one TLB look-up and one line fill per TPL
- * tuples instead of per tuple.  The slot within the line is the
- * destination index mod TPL, so a full line lands on a line boundary; the
- * first line of a partition may begin before the partition does, and only
- * its own part is copied. */
-/* A full line to its destination, in tuple-sized pieces: each load then
- * matches one earlier store, which a wider load spanning several stores
- * still queued would wait for.  Streamed (non-temporal) stores skip
- * reading the destination line in and leave the write-combining lines
- * in cache (Balkesen et al., Polychroniou and Ross). */
-static void flush_line(radix_tuple *d, const radix_tuple *line,
-                       const radix_tuple *last, int stream)
+/* A tuple as one 16-byte register where SSE2 has one. */
+#ifdef RADIX_STREAM
+typedef __m128i tuple_reg;
+#define LOAD_T(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define STORE_T(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
+#define KEY_T(v) ((uint64_t)_mm_cvtsi128_si64(v))
+#else
+typedef radix_tuple tuple_reg;
+#define LOAD_T(p) (*(p))
+#define STORE_T(p, v) (*(p) = (v))
+#define KEY_T(v) ((v).key)
+#endif
+
+/* The partitions of m <= BLOCK tuples.  A loop of its own: the hashes are
+ * independent, so they overlap (or vectorize) instead of waiting behind
+ * the scatter's loads and branches. */
+#define BLOCK 32
+#if defined __GNUC__ && !defined __clang__ && !defined __INTEL_COMPILER
+/* GCC's -O2 cost model leaves this loop scalar; -O3 and clang do not. */
+__attribute__((optimize("tree-loop-vectorize", "vect-cost-model=dynamic")))
+#endif
+static void block_ids(const radix_tuple *restrict src, size_t m, int shift,
+                      size_t mask, uint32_t *restrict ids)
+{
+    size_t j;
+
+    for (j = 0; j < m; j++)
+        ids[j] = (uint32_t)((radix_hash(src[j].key) >> shift) & mask);
+}
+
+/* A full line to its destination.  Each 16-byte load matches one earlier
+ * 16-byte store, so it forwards from the store buffer; a wider load would
+ * wait for the stores to drain.  Streamed (non-temporal) stores neither
+ * read the destination line in nor evict the buffers (Balkesen et al.;
+ * Polychroniou and Ross); they need 16-byte alignment. */
+static void flush_line(radix_tuple *d, const radix_tuple *line, int stream)
 {
     size_t k;
 #ifdef RADIX_STREAM
     if (stream) {
-        for (k = 0; k + 1 < TPL; k++)
+        for (k = 0; k < TPL; k++)
             _mm_stream_si128((__m128i *)(void *)(d + k),
                              _mm_load_si128((const __m128i *)(const void *)(line + k)));
-        _mm_stream_si128((__m128i *)(void *)(d + k),
-                         _mm_loadu_si128((const __m128i *)(const void *)last));
         return;
     }
-    for (k = 0; k + 1 < TPL; k++)
+    for (k = 0; k < TPL; k++)
         _mm_storeu_si128((__m128i *)(void *)(d + k),
                          _mm_load_si128((const __m128i *)(const void *)(line + k)));
 #else
     (void)stream;
-    for (k = 0; k + 1 < TPL; k++)
+    for (k = 0; k < TPL; k++)
         d[k] = line[k];
 #endif
-    d[TPL - 1] = *last;
 }
 
+/* Each partition gathers in its own line and reaches dst a line at a
+ * time: one translation and one line write per TPL tuples.  The slot of
+ * destination index o is (o + phase) % TPL, phase putting slot 0 on a
+ * line boundary of dst.  A full line is written whole even where it
+ * begins before its partition: the earlier partitions' parts are written
+ * after the loop, from their own lines.  The one branch per tuple is
+ * "line full" (the test for a line crossing the range's start is inside
+ * it).  It is taken at random one time in TPL and resolves only after
+ * the partition's cursor is loaded: the hashes come first, a block at a
+ * time, so a misprediction does not throw them away too. */
 static void scatter_wc(const radix_tuple *restrict src,
                        radix_tuple *restrict dst, size_t a, size_t b,
                        int shift, size_t mask, const size_t *restrict start,
                        size_t *restrict off, radix_tuple *restrict wc,
                        int stream)
 {
-    size_t i, p;
+    size_t phase = ((uintptr_t)dst / sizeof *dst) % TPL, i, j, m, p;
+    uint32_t ids[BLOCK];
 
-    for (i = a; i < b; i++) {
-        radix_tuple t = src[i];
-        radix_tuple *line;
-        size_t o;
+    for (p = 0; p <= mask; p++)
+        off[p] += phase;
+    for (i = a; i < b; i += m) {
+        m = b - i < BLOCK ? b - i : BLOCK;
+        block_ids(src + i, m, shift, mask, ids);
+        for (j = 0; j < m; j++) {
+            tuple_reg t = LOAD_T(src + i + j);
+            size_t o = off[ids[j]]++, slot = o % TPL;
+            radix_tuple *line = wc + (size_t)ids[j] * TPL;
 
-        p = (radix_hash(t.key) >> shift) & mask;
-        o = off[p]++;
-        line = wc + p * TPL;
-        if (o % TPL != TPL - 1) {
-            line[o % TPL] = t;
-            continue;
-        }
-        /* The line's last tuple goes from its register: a whole-line load
-         * just after storing into the line would wait for that store. */
-        {
-            size_t first = o + 1 - TPL;
+            STORE_T(line + slot, t);
+            if (slot == TPL - 1) {
+                size_t end = o - phase + 1;   /* past this tuple in dst */
 
-            if (first >= start[p])
-                flush_line(dst + first, line, &t, stream);
-            else {
-                memcpy(dst + start[p], line + (start[p] - first),
-                       (o - start[p]) * sizeof *dst);
-                dst[o] = t;
+                if (end >= a + TPL)
+                    flush_line(dst + end - TPL, line, stream);
+                else
+                    memcpy(dst + a, line + TPL - (end - a),
+                           (end - a) * sizeof *dst);
             }
         }
     }
+#ifdef RADIX_STREAM
+    if (stream)
+        _mm_sfence();   /* the streamed lines before the tails below */
+#endif
     for (p = 0; p <= mask; p++) {
-        size_t o = off[p], first = o - o % TPL;
+        size_t o = off[p] - phase, fill = off[p] % TPL;
+        size_t first = o - start[p] < fill ? start[p] : o - fill;
 
-        if (first < start[p])
-            first = start[p];
         if (o > first)
-            memcpy(dst + first, wc + p * TPL + first % TPL,
+            memcpy(dst + first, wc + p * TPL + (first + phase) % TPL,
                    (o - first) * sizeof *dst);
     }
 }
@@ -181,7 +211,8 @@ static void pass(const radix_tuple *src, radix_tuple *dst,
                  const size_t *in_b, size_t nranges, size_t *out_b,
                  int shift, int bits, int wc, radix_work *w)
 {
-    size_t f = (size_t)1 << bits, mask = f - 1, r, p, i;
+    size_t f = (size_t)1 << bits, mask = f - 1, r, p, i, j, m;
+    uint32_t ids[BLOCK];
 
     for (r = 0; r < nranges; r++) {
         size_t a = in_b[r], b = in_b[r + 1], sum = a;
@@ -199,15 +230,19 @@ static void pass(const radix_tuple *src, radix_tuple *dst,
             continue;
         }
         memset(w->hist, 0, f * sizeof *w->hist);
-        for (i = a; i < b; i++)
-            w->hist[(radix_hash(src[i].key) >> shift) & mask]++;
+        for (i = a; i < b; i += m) {
+            m = b - i < BLOCK ? b - i : BLOCK;
+            block_ids(src + i, m, shift, mask, ids);
+            for (j = 0; j < m; j++)
+                w->hist[ids[j]]++;
+        }
         for (p = 0; p < f; p++) {
             out[p] = w->start[p] = w->off[p] = sum;
             sum += w->hist[p];
         }
         if (wc)
             scatter_wc(src, dst, a, b, shift, mask, w->start, w->off, w->wc,
-                       wc == 2 && ((uintptr_t)dst % LINE) == 0);
+                       wc == 2 && ((uintptr_t)dst % 16) == 0);
         else
             scatter_direct(src, dst, a, b, shift, mask, w->off);
     }
