@@ -1,11 +1,12 @@
-/* model.c - the passes and their bits, from hwparams.h.  README.md states
- * the rule and its sources; in short, every pass is checked against what
- * a scatter with 2^b write-combining lines keeps live: its lines and
- * cursors against L1, L2 and the LLC, its destination pages against the
- * TLB levels.  Lines beyond the LLC cost more than a pass (every tuple's
- * store goes to memory); a TLB miss is paid once per line, so the TLB
- * levels are near limits, as L1 and L2 are.  The fewest hard limits win,
- * then the fewest passes, the fewest near limits, the evenest split. */
+/* model.c - the passes, their bits and the scatter, from hwparams.h.
+ * README.md states the rule and its sources.  A pass keeps live one line
+ * and one cursor per partition, and one destination page per partition.
+ * Lines beyond the LLC make every tuple's store a trip to memory, more
+ * traffic than another pass: the one hard limit.  Lines beyond L1 or L2,
+ * pages beyond a TLB level, cost cache-to-cache transfers or page walks
+ * that stay on chip: near limits.  The fewest hard limits win, then the
+ * fewest passes, the fewest near limits, the evenest split.  The scatter
+ * goes through write-combining lines only where they save something. */
 #include "radix.h"
 
 #include <hwparams.h>
@@ -103,8 +104,9 @@ static void pass_limits(double r, int bits, int *hard, int *soft)
 {
     double f = (double)((size_t)1 << bits);
     double line = (double)radix_line_bytes();
-    /* A line and two cursors (next slot, partition start) per partition. */
-    double state = f * (line + 2 * sizeof(size_t));
+    /* A line and a cursor per partition (the direct scatter's cursor
+     * points into a destination line: the same count). */
+    double state = f * (line + sizeof(size_t));
     /* Pages written at once: one per partition, but no more than the
      * range spans; plus the pages of the lines and cursors themselves.
      * The input streams through one page at a time. */
@@ -120,6 +122,7 @@ radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
     static radix_plan plans[RADIX_MAX_PLANS];
     radix_plan best = {0, {0, 0, 0}, 1};
     int bhard = 1 << 30, bsoft = 0, bmax = 0, i, k;
+    double out = (double)n * sizeof(radix_tuple), line;
     int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
 
     /* The list goes up in passes, so only a strictly better plan replaces:
@@ -142,8 +145,19 @@ radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
             bhard = hard, bsoft = soft, bmax = max;
         }
     }
-    /* Output that cannot stay in the LLC is streamed past it. */
-    best.wc = n * sizeof(radix_tuple) > LLC_ ? 2 : 1;
+    /* Write-combining pays when the destinations are far (the output
+     * beyond the LLC, or its pages beyond the last TLB level) and the
+     * lines near (in L2); otherwise each tuple's store costs the same
+     * either way and the lines only add a copy.  Output beyond the LLC
+     * is streamed past it. */
+    line = (double)radix_line_bytes() + sizeof(size_t);
+    best.wc = 0;
+    if (out > LLC_ || out / PAGE_ > TLBN_) {
+        best.wc = out > LLC_ ? 2 : 1;
+        for (k = 0; k < best.passes; k++)
+            if ((double)((size_t)1 << best.bits[k]) * line > L2_)
+                best.wc = 0;
+    }
     if (why)
         snprintf(why, why_size, "%d hard and %d near limits exceeded",
                  count ? bhard : 0, bsoft);
