@@ -1,0 +1,328 @@
+/* bench.c - what the TLB and cache values in hwparams.h are worth to radix
+ * partitioning: for each fan-out and size, the model's plan against every
+ * plan of one to three passes, a naive single pass and a single pass with
+ * write-combining lines; usage() lists the options.
+ *
+ * Each row is one line starting with the bits and the tuples, its fields
+ * named by the '#' line above it; every other line starts with '#', and
+ * the last two give the model's speed over the search's best and over the
+ * naive single pass, across the rows.  Speeds are medians of samples of
+ * this thread's CPU time, the methods of a row interleaved so that a burst
+ * of a neighbour's work hits one sample of each. */
+#define _POSIX_C_SOURCE 200112L
+#include "radix.h"
+
+#include <hwparams.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef CLOCK_THREAD_CPUTIME_ID
+#define BENCH_CLOCK CLOCK_THREAD_CPUTIME_ID
+#define BENCH_CLOCK_NAME "CPU time of this thread"
+#else
+#define BENCH_CLOCK CLOCK_MONOTONIC
+#define BENCH_CLOCK_NAME "wall-clock time"
+#endif
+
+#ifdef HW_L2_EFFECTIVE_BYTES
+#define L2_BYTES ((size_t)HW_L2_EFFECTIVE_BYTES)
+#else
+#define L2_BYTES ((size_t)262144)
+#endif
+#ifdef HW_LLC_EFFECTIVE_BYTES
+#define LLC_BYTES ((size_t)HW_LLC_EFFECTIVE_BYTES)
+#else
+#define LLC_BYTES L2_BYTES
+#endif
+#ifdef HW_TLB1_ENTRIES
+#define TLB1 HW_TLB1_ENTRIES
+#else
+#define TLB1 64
+#endif
+
+#define MAX_SAMPLES 64
+#define MAX_FINAL 12
+
+static int samples = 7;         /* per method in the final comparison */
+static int screen = 3;          /* per plan in the search */
+static int verbose = 0;
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(BENCH_CLOCK, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+
+    return (a > b) - (a < b);
+}
+
+static double median(const double *x, int n)
+{
+    double s[MAX_SAMPLES];
+
+    memcpy(s, x, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* The same tuples for every sample: splitmix64 keys, payload = index.
+ * Rewritten before each sample, as passes overwrite the input. */
+static void fill(radix_tuple *t, size_t n)
+{
+    uint64_t s = 12345;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        uint64_t z = (s += UINT64_C(0x9e3779b97f4a7c15));
+
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        t[i].key = z ^ (z >> 31);
+        t[i].payload = i;
+    }
+}
+
+static radix_tuple *in, *tmp;
+static radix_work *work;
+
+static double sample(size_t n, const radix_plan *p)
+{
+    const size_t *bounds;
+    volatile size_t sink;
+    double t0;
+
+    fill(in, n);
+    t0 = now();
+    sink = radix_partition(in, tmp, n, p, work, &bounds)->key == 0;
+    (void)sink;
+    return now() - t0;
+}
+
+/* Tuples/s as M/s, and as a fraction of the copy bound: a partitioning
+ * must read and write every tuple at least once. */
+static double mtps(size_t n, double sec)
+{
+    return (double)n / sec / 1e6;
+}
+
+static void print_speed(size_t n, double sec)
+{
+#ifdef HW_MEM_COPY_BANDWIDTH_MBPS
+    printf(" %7.1f %5.2f", mtps(n, sec),
+           mtps(n, sec) * 2 * sizeof(radix_tuple) / HW_MEM_COPY_BANDWIDTH_MBPS);
+#else
+    printf(" %7.1f     -", mtps(n, sec));
+#endif
+}
+
+struct range {
+    double lo, hi;
+};
+
+static void widen(struct range *r, double x)
+{
+    if (x < r->lo)
+        r->lo = x;
+    if (x > r->hi)
+        r->hi = x;
+}
+
+static int same(const radix_plan *a, const radix_plan *b)
+{
+    int k;
+
+    if (a->passes != b->passes || a->wc != b->wc)
+        return 0;
+    for (k = 0; k < a->passes; k++)
+        if (a->bits[k] != b->bits[k])
+            return 0;
+    return 1;
+}
+
+/* One row: the search, then the finalists timed afresh beside the model
+ * and the single passes.  A plan is a finalist when its fastest screening
+ * sample is no slower than the screening leader's slowest: outside that,
+ * every sample of it lost to every sample of the leader. */
+static void row(size_t n, int bits, struct range *vs_search,
+                struct range *vs_naive)
+{
+    static radix_plan plans[RADIX_MAX_PLANS];
+    static double scr[RADIX_MAX_PLANS][MAX_SAMPLES];
+    radix_plan m[MAX_FINAL + 3];
+    double t[MAX_FINAL + 3][MAX_SAMPLES], med[MAX_FINAL + 3];
+    int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
+    int i, s, lead = 0, nm, best, fin = 0;
+    char why[80], ps[3][32];
+    static const char *const kind[3] = {"direct", "wc", "streamed"};
+
+    /* The search varies passes and bits; the scatter is the model's (the
+     * single passes below time both kinds). */
+    m[0] = radix_model(n, bits, why, sizeof why);
+    for (i = 0; i < count; i++)
+        plans[i].wc = m[0].wc;
+    for (s = 0; s < screen; s++)
+        for (i = 0; i < count; i++)
+            scr[i][s] = sample(n, &plans[i]);
+    for (i = 1; i < count; i++)
+        if (median(scr[i], screen) < median(scr[lead], screen))
+            lead = i;
+    /* m[0] the model, m[1] naive, m[2] one pass wc, then the finalists. */
+    m[1] = (radix_plan){1, {bits, 0, 0}, 0};
+    m[2] = (radix_plan){1, {bits, 0, 0}, m[0].wc};
+    if (m[2].wc == 0)   /* the model scatters directly: time the other kind */
+        m[2].wc = n * sizeof(radix_tuple) > LLC_BYTES ? 2 : 1;
+    nm = 3;
+    {
+        double lead_max = scr[lead][0], lo;
+
+        for (s = 1; s < screen; s++)
+            lead_max = scr[lead][s] > lead_max ? scr[lead][s] : lead_max;
+        for (i = 0; i < count && nm < MAX_FINAL + 3; i++) {
+            lo = scr[i][0];
+            for (s = 1; s < screen; s++)
+                lo = scr[i][s] < lo ? scr[i][s] : lo;
+            if (lo <= lead_max)
+                m[nm++] = plans[i];
+        }
+        /* The leader, whatever the cap left out. */
+        for (i = 3; i < nm; i++)
+            if (same(&m[i], &plans[lead]))
+                break;
+        if (i == nm)
+            m[nm - 1] = plans[lead];
+        fin = nm - 3;
+    }
+    for (s = 0; s < samples; s++)
+        for (i = 0; i < nm; i++)
+            t[i][s] = sample(n, &m[i]);
+    for (i = 0; i < nm; i++)
+        med[i] = median(t[i], samples);
+    /* The search's best: the fastest of the finalists, the model's plan
+     * (one of the plans searched) and the two single passes, so that the
+     * model's choice of scatter is judged too. */
+    best = 0;
+    for (i = 1; i < nm; i++)
+        if (med[i] < med[best])
+            best = i;
+    if (verbose)
+        printf("# 2^%d, %zu tuples: %d plans searched, %d re-timed; "
+               "model %s %s: %s; best %s %s\n", bits, n, count, fin,
+               radix_plan_str(&m[0], ps[0], sizeof ps[0]), kind[m[0].wc],
+               why, radix_plan_str(&m[best], ps[1], sizeof ps[1]),
+               kind[m[best].wc]);
+    printf("%4d %9zu %7.1f %-6s", bits, n,
+           (double)n * sizeof(radix_tuple) / 1048576.0,
+           radix_plan_str(&m[0], ps[0], sizeof ps[0]));
+    print_speed(n, med[0]);
+    printf(" %-6s", radix_plan_str(&m[best], ps[1], sizeof ps[1]));
+    print_speed(n, med[best]);
+    print_speed(n, med[1]);
+    print_speed(n, med[2]);
+    printf(" %5s %6.3f %6.3f\n", (1L << bits) > TLB1 ? "yes" : "no",
+           med[best] / med[0], med[1] / med[0]);
+    fflush(stdout);
+    widen(vs_search, med[best] / med[0]);
+    widen(vs_naive, med[1] / med[0]);
+}
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: radix-bench [--bits B] [--size BYTES] [--samples S] "
+            "[--screen S] [--verbose]\n"
+            "  --bits B       one fan-out, 2^B (1-%d; default 8, 12, 16, 18)\n"
+            "  --size BYTES   one input size (default: the L2, 8 and 64 "
+            "times the LLC)\n"
+            "  --samples S    samples per method in the final timing (1-%d, "
+            "default 7)\n"
+            "  --screen S     samples per plan in the search (1-%d, "
+            "default 3)\n", RADIX_MAX_BITS, MAX_SAMPLES, MAX_SAMPLES);
+    return 2;
+}
+
+static int number(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+
+    if (!*s || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    int bitss[4] = {8, 12, 16, 18}, nbits = 4, nsizes = 3, i, j, maxb = 0;
+    size_t sizes[3], maxn = 0;
+    struct range vs_search = {1e300, 0}, vs_naive = {1e300, 0};
+    char values[300];
+    long v;
+    void *p;
+
+    sizes[0] = L2_BYTES, sizes[1] = 8 * LLC_BYTES, sizes[2] = 64 * LLC_BYTES;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--verbose"))
+            verbose = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--bits") &&
+                 number(argv[i + 1], 1, RADIX_MAX_BITS, &v))
+            bitss[0] = (int)v, nbits = 1, i++;
+        else if (i + 1 < argc && !strcmp(argv[i], "--size") &&
+                 number(argv[i + 1], (long)sizeof(radix_tuple), 1L << 40, &v))
+            sizes[0] = (size_t)v, nsizes = 1, i++;
+        else if (i + 1 < argc && !strcmp(argv[i], "--samples") &&
+                 number(argv[i + 1], 1, MAX_SAMPLES, &v))
+            samples = (int)v, i++;
+        else if (i + 1 < argc && !strcmp(argv[i], "--screen") &&
+                 number(argv[i + 1], 1, MAX_SAMPLES, &v))
+            screen = (int)v, i++;
+        else
+            return usage();
+    }
+    for (i = 0; i < nsizes; i++)
+        maxn = sizes[i] / sizeof(radix_tuple) > maxn ? sizes[i] / sizeof(radix_tuple) : maxn;
+    for (j = 0; j < nbits; j++)
+        maxb = bitss[j] > maxb ? bitss[j] : maxb;
+    work = radix_work_new(maxb);
+    if (!work || posix_memalign(&p, 4096, maxn * sizeof *in))
+        return fprintf(stderr, "radix-bench: out of memory\n"), 1;
+    in = p;
+    if (posix_memalign(&p, 4096, maxn * sizeof *tmp))
+        return fprintf(stderr, "radix-bench: out of memory\n"), 1;
+    tmp = p;
+    memset(tmp, 0, maxn * sizeof *tmp);   /* fault the pages in now */
+
+    radix_model_values(values, sizeof values);
+    printf("# radix partitioning of 16-byte tuples into 2^bits partitions, "
+           "one thread; medians of %d samples of %s\n", samples,
+           BENCH_CLOCK_NAME);
+    printf("# model inputs: %s\n", values);
+#ifdef HW_MEM_COPY_BANDWIDTH_MBPS
+    printf("# Mt/s: million tuples/s; bw: fraction of the copy bound, "
+           "HW_MEM_COPY_BANDWIDTH_MBPS %d / 32 bytes a tuple (above 1 in "
+           "cache)\n", HW_MEM_COPY_BANDWIDTH_MBPS);
+#else
+    printf("# Mt/s: million tuples/s; bw: '-', HW_MEM_COPY_BANDWIDTH_MBPS "
+           "is not defined\n");
+#endif
+    printf("# search: every plan of 1-3 passes, %d samples each; its best "
+           "re-timed with the others; search best includes both single "
+           "passes\n", screen);
+    printf("# bits tuples MiB model Mt/s bw search Mt/s bw naive1 bw wc1 bw "
+           ">tlb1 model/search model/naive1\n");
+    for (i = 0; i < nsizes; i++)
+        for (j = 0; j < nbits; j++)
+            row(sizes[i] / sizeof(radix_tuple), bitss[j], &vs_search, &vs_naive);
+    printf("# radix, model / search best: %.2f-%.2f\n", vs_search.lo,
+           vs_search.hi);
+    printf("# radix, model / one pass: %.2f-%.2f\n", vs_naive.lo, vs_naive.hi);
+    return 0;
+}

@@ -1,0 +1,26 @@
+## examples/radix: radix partitioning sized from hwparams.h (see its
+## README.md).  Included from the top Makefile.am; paths are relative to
+## the top.
+
+radix_sources = examples/radix/radix.c examples/radix/model.c \
+	examples/radix/radix.h
+radix_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples/radix
+
+# Every plan against the hash of every tuple: part of make check.
+check_PROGRAMS += examples/radix/radix-test
+TESTS += examples/radix/radix-test
+examples_radix_radix_test_SOURCES = examples/radix/test.c $(radix_sources)
+examples_radix_radix_test_CPPFLAGS = $(radix_cppflags)
+
+# The benchmark: run by make bench.  make check builds it and checks that
+# its output is what scripts can read (bench.test), never its speeds.
+check_PROGRAMS += examples/radix/radix-bench
+TESTS += examples/radix/bench.test
+EXTRA_DIST += examples/radix/bench.test examples/radix/README.md
+examples_radix_radix_bench_SOURCES = examples/radix/bench.c $(radix_sources)
+examples_radix_radix_bench_CPPFLAGS = $(radix_cppflags)
+
+bench: bench-radix
+bench-radix: examples/radix/radix-bench$(EXEEXT)
+	examples/radix/radix-bench$(EXEEXT) $(RADIX_BENCH_FLAGS)
+.PHONY: bench-radix

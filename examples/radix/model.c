@@ -1,0 +1,165 @@
+/* model.c - the passes, their bits and the scatter, from hwparams.h.
+ * README.md states the rule and its sources.  A pass keeps live one line
+ * and one cursor per partition, and one destination page per partition.
+ * Lines beyond the LLC make every tuple's store a trip to memory, more
+ * traffic than another pass: the one hard limit.  Lines beyond L1 or L2,
+ * pages beyond a TLB level, cost cache-to-cache transfers or page walks
+ * that stay on chip: near limits.  The fewest hard limits win, then the
+ * fewest passes, the fewest near limits, the evenest split.  The scatter
+ * goes through write-combining lines only where they save something. */
+#include "radix.h"
+
+#include <hwparams.h>
+#include <stdio.h>
+
+/* Fallbacks, each marked in radix_model_values(); README.md says why. */
+#ifdef HW_PAGE_BYTES
+#define PAGE_ ((double)HW_PAGE_BYTES)
+#else
+#define PAGE_ 4096.0
+#endif
+#ifdef HW_TLB1_ENTRIES
+#define TLB1_ ((double)HW_TLB1_ENTRIES)
+#else
+#define TLB1_ 64.0
+#endif
+#if defined HW_TLB2_ENTRIES
+#define TLBN_ ((double)HW_TLB2_ENTRIES)
+#elif defined HW_TLB1_ENTRIES
+#define TLBN_ TLB1_
+#else
+#define TLBN_ 512.0
+#endif
+#ifdef HW_L1D_EFFECTIVE_BYTES
+#define L1_ ((double)HW_L1D_EFFECTIVE_BYTES)
+#else
+#define L1_ 32768.0
+#endif
+#ifdef HW_L2_EFFECTIVE_BYTES
+#define L2_ ((double)HW_L2_EFFECTIVE_BYTES)
+#else
+#define L2_ 262144.0
+#endif
+#ifdef HW_LLC_EFFECTIVE_BYTES
+#define LLC_ ((double)HW_LLC_EFFECTIVE_BYTES)
+#else
+#define LLC_ L2_
+#endif
+
+void radix_model_values(char *out, size_t size)
+{
+    snprintf(out, size,
+             "page %.0f%s, TLB %.0f%s and %.0f%s entries, L1D %.0f%s, "
+             "L2 %.0f%s, LLC %.0f%s, line %zu%s",
+             PAGE_,
+#ifdef HW_PAGE_BYTES
+             "",
+#else
+             " (fallback)",
+#endif
+             TLB1_,
+#ifdef HW_TLB1_ENTRIES
+             "",
+#else
+             " (fallback)",
+#endif
+             TLBN_,
+#ifdef HW_TLB2_ENTRIES
+             "",
+#elif defined HW_TLB1_ENTRIES
+             " (one level)",
+#else
+             " (fallback)",
+#endif
+             L1_,
+#ifdef HW_L1D_EFFECTIVE_BYTES
+             "",
+#else
+             " (fallback)",
+#endif
+             L2_,
+#ifdef HW_L2_EFFECTIVE_BYTES
+             "",
+#else
+             " (fallback)",
+#endif
+             LLC_,
+#ifdef HW_LLC_EFFECTIVE_BYTES
+             "",
+#else
+             " (fallback: L2)",
+#endif
+             radix_line_bytes(),
+#ifdef HW_L1D_LINE_BYTES
+             ""
+#else
+             " (fallback)"
+#endif
+    );
+}
+
+/* Limits one pass of 2^bits over ranges of r tuples exceeds: hard ones
+ * (counted in *hard) and near ones (*soft). */
+static void pass_limits(double r, int bits, int *hard, int *soft)
+{
+    double f = (double)((size_t)1 << bits);
+    double line = (double)radix_line_bytes();
+    /* A line and a cursor per partition (the direct scatter's cursor
+     * points into a destination line: the same count). */
+    double state = f * (line + sizeof(size_t));
+    /* Pages written at once: one per partition, but no more than the
+     * range spans; plus the pages of the lines and cursors themselves.
+     * The input streams through one page at a time. */
+    double span = r * sizeof(radix_tuple) / PAGE_ + 1;
+    double pages = (f < span ? f : span) + state / PAGE_ + 1;
+
+    *hard += state > LLC_;
+    *soft += (pages > TLB1_) + (pages > TLBN_) + (state > L1_) + (state > L2_);
+}
+
+radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
+{
+    static radix_plan plans[RADIX_MAX_PLANS];
+    radix_plan best = {0, {0, 0, 0}, 1};
+    int bhard = 1 << 30, bsoft = 0, bmax = 0, i, k;
+    double out = (double)n * sizeof(radix_tuple), line;
+    int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
+
+    /* The list goes up in passes, so only a strictly better plan replaces:
+     * fewer hard limits, then fewer passes, then fewer near limits, then
+     * the smaller largest fan-out. */
+    for (i = 0; i < count; i++) {
+        const radix_plan *p = &plans[i];
+        int hard = 0, soft = 0, max = 0;
+        double r = (double)n;
+
+        for (k = 0; k < p->passes; k++) {
+            pass_limits(r, p->bits[k], &hard, &soft);
+            max = p->bits[k] > max ? p->bits[k] : max;
+            r /= (double)((size_t)1 << p->bits[k]);
+        }
+        if (hard < bhard ||
+            (hard == bhard && p->passes == best.passes &&
+             (soft < bsoft || (soft == bsoft && max < bmax)))) {
+            best = *p;
+            bhard = hard, bsoft = soft, bmax = max;
+        }
+    }
+    /* Write-combining pays when the destinations are far (the output
+     * beyond the LLC, or its pages beyond the last TLB level) and the
+     * lines near (in L2); otherwise each tuple's store costs the same
+     * either way and the lines only add a copy.  Output beyond the LLC
+     * is streamed past it. */
+    line = (double)radix_line_bytes() + sizeof(size_t);
+    best.wc = 0;
+    if (out > LLC_ || out / PAGE_ > TLBN_) {
+        best.wc = out > LLC_ ? 2 : 1;
+        for (k = 0; k < best.passes; k++)
+            if ((double)((size_t)1 << best.bits[k]) * line > L2_)
+                best.wc = 0;
+    }
+    if (why)
+        snprintf(why, why_size, "%d hard and %d near limits exceeded",
+                 count ? bhard : 0, bsoft);
+    return best;
+}

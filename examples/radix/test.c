@@ -1,0 +1,140 @@
+/* test.c - make check: every plan of one to three passes, with and without
+ * write-combining lines, on sizes that leave partial lines everywhere and
+ * on buffers that are not line-aligned: each tuple must land in the
+ * partition its hash names, the bounds must be the counts, and the
+ * multiset of tuples must be the input's.  The model's plans are checked
+ * to cover the bits in at most three passes. */
+#define _POSIX_C_SOURCE 200112L
+#include "radix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+static uint64_t rng = 1;
+static uint64_t next(void)
+{
+    /* splitmix64: any bits will do, the same ones every run. */
+    uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
+
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static int cmp_tuple(const void *x, const void *y)
+{
+    const radix_tuple *a = x, *b = y;
+
+    if (a->key != b->key)
+        return (a->key > b->key) - (a->key < b->key);
+    return (a->payload > b->payload) - (a->payload < b->payload);
+}
+
+static void fail(const char *what, size_t n, int bits, const radix_plan *p)
+{
+    char s[32];
+
+    if (failures++ < 20)
+        printf("FAIL: %s: n %zu, 2^%d, plan %s, %s\n", what, n, bits,
+               radix_plan_str(p, s, sizeof s), p->wc ? "wc" : "direct");
+}
+
+/* kind 0: random keys; 1: keys 0, 1, 2, ...; 2: a few keys, repeated. */
+static void check(size_t n, int bits, const radix_plan *p, int kind,
+                  size_t misalign, radix_work *w)
+{
+    radix_tuple *orig = malloc((n + 1) * sizeof *orig);
+    radix_tuple *a = malloc((n + 4) * sizeof *a), *b = malloc((n + 4) * sizeof *b);
+    radix_tuple *in = a + misalign, *tmp = b + misalign % 2, *out;
+    size_t *count = calloc((size_t)1 << bits, sizeof *count);
+    size_t i, q, mask = ((size_t)1 << bits) - 1;
+    const size_t *bd;
+
+    if (!orig || !a || !b || !count) {
+        printf("FAIL: out of memory\n");
+        exit(1);
+    }
+    for (i = 0; i < n; i++) {
+        orig[i].key = kind == 0 ? next() : kind == 1 ? i : next() % 7;
+        orig[i].payload = i;
+        count[radix_hash(orig[i].key) & mask]++;
+    }
+    memcpy(in, orig, n * sizeof *in);
+    out = radix_partition(in, tmp, n, p, w, &bd);
+    if (out != in && out != tmp) {
+        fail("returned neither buffer", n, bits, p);
+        goto done;
+    }
+    if (bd[0] != 0 || bd[mask + 1] != n)
+        fail("bounds do not span the input", n, bits, p);
+    for (q = 0; q <= mask; q++) {
+        if (bd[q + 1] < bd[q] || bd[q + 1] - bd[q] != count[q]) {
+            fail("a partition's size is not its count", n, bits, p);
+            break;
+        }
+        for (i = bd[q]; i < bd[q + 1]; i++)
+            if ((radix_hash(out[i].key) & mask) != q) {
+                fail("a tuple is outside its partition", n, bits, p);
+                q = mask;
+                break;
+            }
+    }
+    qsort(orig, n, sizeof *orig, cmp_tuple);
+    qsort(out, n, sizeof *out, cmp_tuple);
+    if (n && memcmp(orig, out, n * sizeof *out) != 0)
+        fail("the tuples are not the input's", n, bits, p);
+done:
+    free(orig);
+    free(a);
+    free(b);
+    free(count);
+}
+
+int main(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 3, 5, 17, 1000, 4099, 65537};
+    static radix_plan plans[RADIX_MAX_PLANS];
+    static const int bitss[] = {1, 2, 5, 8, 12};
+    radix_work *w = radix_work_new(12);
+    size_t s, n;
+    int bi, i, wc, kind, runs = 0;
+
+    if (!w) {
+        printf("FAIL: out of memory\n");
+        return 1;
+    }
+    for (bi = 0; bi < (int)(sizeof bitss / sizeof *bitss); bi++) {
+        int bits = bitss[bi], count = radix_plans(bits, plans, RADIX_MAX_PLANS);
+
+        for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
+            for (i = 0; i < count; i++)
+                for (wc = 0; wc <= 1; wc++) {
+                    /* The biggest size only for a few plans: it is slow. */
+                    if (sizes[s] > 5000 && i % 7 != 0 && i != count - 1)
+                        continue;
+                    plans[i].wc = wc;
+                    kind = (int)((s + (size_t)i + (size_t)wc) % 3);
+                    check(sizes[s], bits, &plans[i], kind, (s + (size_t)i) % 4, w);
+                    runs++;
+                }
+    }
+    /* The model: bits covered, within the passes, for sizes up to 1 GiB. */
+    for (n = 1; n <= ((size_t)1 << 26); n *= 8)
+        for (i = 1; i <= RADIX_MAX_BITS; i++) {
+            radix_plan p = radix_model(n, i, NULL, 0);
+            int k, sum = 0;
+
+            for (k = 0; k < p.passes; k++)
+                sum += p.bits[k] >= 1 ? p.bits[k] : 1000;
+            if (p.passes < 1 || p.passes > RADIX_MAX_PASSES || sum != i)
+                fail("the model's plan does not cover the bits", n, i, &p);
+            else if (i <= 12 && n <= 65537)
+                check(n, i, &p, 0, 0, w);
+        }
+    radix_work_free(w);
+    printf("%d partitionings checked, %d failures\n", runs, failures);
+    return failures != 0;
+}
