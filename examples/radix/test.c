@@ -1,8 +1,9 @@
-/* test.c - make check: every plan of one to three passes, with and without
- * write-combining lines, on sizes that leave partial lines everywhere and
- * on buffers that are not line-aligned: each tuple must land in the
- * partition its hash names, the bounds must be the counts, and the
- * multiset of tuples must be the input's.  The model's plans are checked
+/* test.c - make check: every plan of one to three passes, scattered
+ * directly, through write-combining lines and streamed, on sizes that
+ * leave partial lines everywhere and on buffers that are not
+ * line-aligned: each tuple must land in the partition its hash names,
+ * the bounds must be the counts, and the multiset of tuples must be the
+ * input's.  The model's plans are checked
  * to cover the bits in at most three passes. */
 #define _POSIX_C_SOURCE 200112L
 #include "radix.h"
@@ -39,7 +40,8 @@ static void fail(const char *what, size_t n, int bits, const radix_plan *p)
 
     if (failures++ < 20)
         printf("FAIL: %s: n %zu, 2^%d, plan %s, %s\n", what, n, bits,
-               radix_plan_str(p, s, sizeof s), p->wc ? "wc" : "direct");
+               radix_plan_str(p, s, sizeof s),
+               p->wc == 2 ? "streamed" : p->wc ? "wc" : "direct");
 }
 
 /* kind 0: random keys; 1: keys 0, 1, 2, ...; 2: a few keys, repeated. */
@@ -111,7 +113,7 @@ int main(void)
 
         for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
             for (i = 0; i < count; i++)
-                for (wc = 0; wc <= 1; wc++) {
+                for (wc = 0; wc <= 2; wc++) {
                     /* The biggest size only for a few plans: it is slow. */
                     if (sizes[s] > 5000 && i % 7 != 0 && i != count - 1)
                         continue;
