@@ -337,12 +337,12 @@ static int kinds_faster(const void *a, const void *b)
 }
 
 /* A number per CPU, in the file leaf of each CPU's sysfs directory
- * (cpu_capacity, cpufreq/cpuinfo_max_freq).  Sorted fastest first, a CPU whose number is under
- * 90% of the next faster one's starts a new kind: Intel's favoured cores
+ * (cpu_capacity, cpufreq/cpuinfo_max_freq).  Sorted fastest first, a CPU
+ * whose number is under 90% of the next faster one's starts a new kind: Intel's favoured cores
  * (Turbo Boost Max 3.0) run a few percent faster than the rest of one
  * kind, while big and little cores differ by a third or more.  Each kind is
- * labelled with its top value over div, between pre and post.  Returns the number of
- * kinds when there are several and every CPU says, else 0. */
+ * labelled with its top value over div, between pre and post.  Returns
+ * the number of kinds when there are several and every CPU says, else 0. */
 static int kinds_by_value(const char *root, const char *leaf, const char *pre,
                           const char *post, long div, const int *ids,
                           int n, int *kind, char label[][32])

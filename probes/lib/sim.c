@@ -717,13 +717,6 @@ void hwsim_stream(const void *p, size_t bytes, size_t step)
     S.now = t0 + (S.now - t0) * jitter();
 }
 
-void hwsim_prefetch_l2(const void *p)
-{
-    uint64_t va = virt(p);
-    S.now += tlb_cost(va) / STREAM_OVERLAP;
-    prefetch(va, 1, 0.0);
-}
-
 void hwsim_cycles(double n)
 {
     S.now += n * S.cycle_ns * jitter();
@@ -1069,14 +1062,6 @@ void hwsim_start(const char *probe)
         exit(2);
     }
 }
-int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
-                size_t errlen)
-{
-    (void)file;
-    (void)m;
-    snprintf(err, errlen, "built without the simulator");
-    return -1;
-}
 double hwsim_now(void) { return 0.0; }
 void hwsim_chase(void ***p, size_t n) { (void)p; (void)n; }
 void hwsim_stream(const void *p, size_t bytes, size_t step)
@@ -1085,7 +1070,6 @@ void hwsim_stream(const void *p, size_t bytes, size_t step)
     (void)bytes;
     (void)step;
 }
-void hwsim_prefetch_l2(const void *p) { (void)p; }
 void hwsim_cycles(double n) { (void)n; }
 size_t hwsim_page(void) { return 0; }
 void hwsim_map(const void *base, size_t bytes)

@@ -55,9 +55,6 @@ void hwsim_chase(void ***p, size_t n);
  * whose misses overlap. */
 void hwsim_stream(const void *p, size_t bytes, size_t step);
 
-/* A software prefetch of p into the level below the L1, not the L1. */
-void hwsim_prefetch_l2(const void *p);
-
 /* n cycles of the core's own work (a chain of dependent additions). */
 void hwsim_cycles(double n);
 
