@@ -50,6 +50,9 @@ struct bench {
     double sparse[MAX_POINTS];      /* the alias chain, ns per load */
     double dense[MAX_POINTS];       /* ... through the dense view */
     double tlb[MAX_POINTS];         /* the TLB's share, ns per load */
+    size_t nfar;                    /* memory's confirmation (far()) */
+    double far_x[HWHIER_FAR], far_raw[HWHIER_FAR];
+    double far_sparse[HWHIER_FAR], far_dense[HWHIER_FAR];
 };
 
 /* The footprints: from a block, four an octave, whole blocks below a
@@ -72,12 +75,12 @@ static size_t pages_of(const struct bench *b, size_t i)
     return b->x[i] < (double)b->page ? 1 : (size_t)(b->x[i] / (double)b->page);
 }
 
-/* Seconds per load, the minimum of trials after one untimed pass. */
-static double time_chain(void **start, size_t loads)
+/* Seconds per load, the minimum of trials after `touch` untimed loads. */
+static double time_chain(void **start, size_t touch)
 {
     struct hwchain_walk w;
     w.p = start;
-    hwchain_touch(&w, loads);
+    hwchain_touch(&w, touch);
     return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
            / HWCHAIN_UNROLL;
 }
@@ -101,23 +104,24 @@ static void time_tlb(struct bench *b, size_t i)
 
 /* ---- the chains -------------------------------------------------------- */
 
-/* The round-robin chain at footprint i in page run `at` (a placement),
+/* The round-robin chain over `bytes` in page run `at` (a placement),
  * its pages in the alias chain's order (a footprint below a page goes
  * round its blocks), its lines descending or in random orders; ns per
- * load. */
-static double time_round_robin(struct bench *b, size_t i, size_t at,
-                               int descending)
+ * load, after an untimed pass when `pass`, else after two rounds of its
+ * pages (the page walks' own lines cached, as they are in a pass). */
+static double time_round_robin(struct bench *b, double bytes, size_t at,
+                               int descending, int pass)
 {
-    size_t n = pages_of(b, i), unit = b->page;
+    size_t n = (size_t)(bytes / (double)b->page), unit = b->page;
     void **start;
-    if (b->x[i] < (double)b->page) {
+    if (bytes < (double)b->page) {
         unit = (size_t)BLOCK;
-        n = (size_t)(b->x[i] / BLOCK);
+        n = (size_t)(bytes / BLOCK);
     }
     start = hwchain_round_robin(b->buf + at * b->region,
                                 hwtlb_order(&b->tlbs, n), n, unit, b->line,
                                 descending, 0xCAC4E + at, b->pos, b->perm);
-    return time_chain(start, n * (unit / b->line)) * 1e9;
+    return time_chain(start, pass ? n * (unit / b->line) : 2 * n) * 1e9;
 }
 
 /* Placements footprint i is timed under: one for a page or less, whose
@@ -128,13 +132,23 @@ static size_t placements(const struct bench *b, size_t i)
            ? HWHIER_PLACEMENTS : 1;
 }
 
+/* The pages of far point k, or as many as the alias chains reach: past
+ * them a footprint's TLB share is the last one's (tlbcost.h). */
+static size_t far_pages(const struct bench *b, size_t k)
+{
+    size_t n = (size_t)(b->far_x[k] / (double)b->page);
+    size_t most = hwtlb_max_pages(b->page / b->line);
+    return n < most ? n : most;
+}
+
 /* The curves with the TLB's share out, into c: each reading the slower
  * of its own order and the descending one (a prefetcher only ever hides
  * time), less the TLB's share (tlbcost.h). */
 static void corrected(struct bench *b, size_t readings, size_t n,
                       struct hwhier_curves *c)
 {
-    double pages[MAX_POINTS] = { 0 };
+    double pages[MAX_POINTS] = { 0 }, sparse[MAX_POINTS], dense[MAX_POINTS];
+    double share[MAX_POINTS];
     size_t r, i;
     c->n = n;
     c->readings = readings;
@@ -152,6 +166,23 @@ static void corrected(struct bench *b, size_t readings, size_t n,
             c->y[r][i] = t - b->tlb[i];
         }
     }
+    /* The far points' shares after the curve's, on which they draw. */
+    c->nfar = n > 0 && n + b->nfar <= MAX_POINTS ? b->nfar : 0;
+    if (c->nfar == 0)
+        return;
+    memcpy(sparse, b->sparse, n * sizeof *sparse);
+    memcpy(dense, b->dense, n * sizeof *dense);
+    for (i = 0; i < c->nfar; i++) {
+        pages[n + i] = (double)far_pages(b, i);
+        sparse[n + i] = b->far_sparse[i];
+        dense[n + i] = b->far_dense[i];
+    }
+    hwtlb_share(pages, sparse, dense, n + c->nfar, b->page / b->line, 1, NULL,
+                share);
+    for (i = 0; i < c->nfar; i++) {
+        c->far_x[i] = b->far_x[i];
+        c->far_ns[i] = b->far_raw[i] - share[n + i];
+    }
 }
 
 /* One round over footprints `from` to `until - 1`, readings `first` to
@@ -167,8 +198,8 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
             time_tlb(b, i);
         for (p = 0; p < placements(b, i); p++) {
             size_t r = first + p;
-            double t = time_round_robin(b, i, r, 0);
-            double d = time_round_robin(b, i, r, 1);
+            double t = time_round_robin(b, b->x[i], r, 0, 1);
+            double d = time_round_robin(b, b->x[i], r, 1, 1);
             if (b->raw[r][i] == 0.0 || t < b->raw[r][i])
                 b->raw[r][i] = t;
             if (b->desc[r][i] == 0.0 || d < b->desc[r][i])
@@ -186,6 +217,34 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
             return i + 1;
     }
     return until;
+}
+
+/* ---- memory, further on ---------------------------------------------- */
+
+/* Memory again, two and three octaves past where the curve settled (one
+ * and two where the buffer or STOP_BYTES come sooner), each with its own
+ * TLB share: stage 9 of docs/analysis.md.  One line order: nothing this
+ * far past the curve's end stays cached for a prefetcher to hide. */
+static void far(struct bench *b, size_t n)
+{
+    size_t hi = n - 1 + 3 * HWHIER_PER_OCTAVE, k;
+    double sparse, dense;
+    if (hi >= b->n)
+        hi = b->n - 1;
+    while (hi > 0 && b->x[hi] > (double)STOP_BYTES)
+        hi--;
+    if (hi < n - 1 + HWHIER_FAR * HWHIER_PER_OCTAVE)
+        return;
+    for (k = 0; k < HWHIER_FAR && hwp_budget_left() > 0.0; k++) {
+        double x = b->x[hi - (HWHIER_FAR - 1 - k) * HWHIER_PER_OCTAVE];
+        b->far_x[k] = x;
+        b->far_raw[k] = time_round_robin(b, x, 0, 0, 1);
+        hwtlb_time(&b->tlbs, far_pages(b, k), 1, &sparse, &dense);
+        b->far_sparse[k] = sparse * 1e9;
+        b->far_dense[k] = dense * 1e9;
+        b->nfar = k + 1;
+        hwp_log("%.3f s: %.0f bytes, memory again", hwp_elapsed(), x);
+    }
 }
 
 /* ---- measure, replay, emit -------------------------------------------- */
@@ -246,6 +305,12 @@ static void dump(const struct bench *b, size_t readings, size_t n)
     }
     dump_curve("alias chain: footprint_bytes ns_per_load", b->x, b->sparse, n);
     dump_curve("dense chain: footprint_bytes ns_per_load", b->x, b->dense, n);
+    dump_curve("far chain: footprint_bytes ns_per_load", b->far_x, b->far_raw,
+               b->nfar);
+    dump_curve("far alias chain: footprint_bytes ns_per_load", b->far_x,
+               b->far_sparse, b->nfar);
+    dump_curve("far dense chain: footprint_bytes ns_per_load", b->far_x,
+               b->far_dense, b->nfar);
 }
 
 /* A section of the dump into x[] and y[] at the footprints of b. */
@@ -282,6 +347,12 @@ static size_t replay(struct bench *b, struct hwhier_curves *c)
         return 0;
     replay_curve(b, "alias chain:", 0, b->sparse);
     replay_curve(b, "dense chain:", 0, b->dense);
+    b->nfar = hwp_replay("far chain:", 0, b->far_x, b->far_raw, HWHIER_FAR);
+    if (hwp_replay("far alias chain:", 0, x, b->far_sparse, HWHIER_FAR)
+               != b->nfar
+        || hwp_replay("far dense chain:", 0, x, b->far_dense, HWHIER_FAR)
+               != b->nfar)
+        b->nfar = 0;
     corrected(b, r, b->n, c);
     return r;
 }
@@ -330,6 +401,8 @@ static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
              h->known);
     if (h->open)
         hwp_absent("cache_levels", beyond);
+    else if (h->why_count)
+        hwp_absent("cache_levels", h->why_count);
     else if (h->known < h->levels)
         hwp_absent("cache_levels", unknown);
     else {
@@ -350,9 +423,11 @@ static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
         if (j >= caches) {
             /* A level not found is withheld, never left out: configure
              * takes a key left out for a failure. */
-            hwp_absent(size_key[j], fewer);
+            const char *not = j == caches && h->why_count ? h->why_count
+                                                          : fewer;
+            hwp_absent(size_key[j], not);
             if (latency_key[j])
-                hwp_absent(latency_key[j], fewer);
+                hwp_absent(latency_key[j], not);
             continue;
         }
         if (why != NULL) {
@@ -366,8 +441,9 @@ static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
             emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], mhz,
                         why ? why : h->why_ns);
     }
-    if (why != NULL || h->open || h->known < h->levels)
+    if (why != NULL || h->open || h->known < h->levels || h->why_count)
         hwp_absent("llc_effective_bytes", why ? why : h->open ? beyond
+                                          : h->why_count ? h->why_count
                                           : unknown);
     else
         hwp_emit_int("llc_effective_bytes", (long long)h->size[caches - 1]);
@@ -419,6 +495,10 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
         corrected(b, readings, n, c);
         hwhier_analyse(c, h);
         *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
+    }
+    if (h->memory) {
+        far(b, n);
+        corrected(b, readings, n, c);
     }
     return readings;
 }

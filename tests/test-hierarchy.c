@@ -2,8 +2,8 @@
  * on synthetic readings on the probe's own grid: three caches and
  * memory; one placement whose conflicts break a short level; edges the
  * readings do not agree on; a level of one flat point; a chain that
- * ends on a rise; the stop at memory; and the
- * cross-checks that withhold values.  Simulated machines run the probe
+ * ends on a rise; the stop at memory; memory timed again further on; and
+ * the cross-checks that withhold values.  Simulated machines run the probe
  * itself in tests/simulated.test, recorded curves in tests/replay.test.
  * Deterministic. */
 #include "hierarchy.h"
@@ -177,6 +177,40 @@ static void at_memory(void)
                      "an eDRAM before memory");
 }
 
+/* Stage 9: memory timed two and three octaves past the curve's end. */
+static void far_memory(void)
+{
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    machine(&c, ends3, lat3, 3);
+    while (c.n > 0 && c.x[c.n - 1] > 64 * MIB)
+        c.n--;
+    c.nfar = 2;
+    c.far_x[0] = 256 * MIB;
+    c.far_x[1] = 512 * MIB;
+    c.far_ns[0] = 93.0;
+    c.far_ns[1] = 95.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.memory && h.why_count == NULL && near(h.ns[3], 90.0),
+           "far points that agree leave memory and the count (%.1f ns)",
+           h.ns[3]);
+    c.far_ns[0] = 120.0;
+    c.far_ns[1] = 126.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 123.0),
+           "far points 10%% slower: a level seen, not resolved; memory is "
+           "theirs (%.1f ns)", h.ns[3]);
+    c.far_ns[1] = 160.0;
+    hwhier_analyse(&c, &h);
+    check(!h.memory && h.why_count != NULL && h.why_mem != NULL,
+          "far points that still rise withhold memory too");
+    c.far_ns[0] = 70.0;
+    c.far_ns[1] = 72.0;
+    hwhier_analyse(&c, &h);
+    check(!h.memory && h.why_count == NULL && h.why_mem != NULL,
+          "far points 10% faster withhold memory");
+}
+
 static void cross_checks(void)
 {
     static struct hwhier_curves c;
@@ -209,6 +243,7 @@ int main(void)
     short_level();
     open_end();
     at_memory();
+    far_memory();
     cross_checks();
     return check_done();
 }

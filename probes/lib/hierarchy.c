@@ -88,6 +88,42 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
                                lat, span, open);
 }
 
+/* Stage 9: memory timed again two and three octaves on.  A cache that
+ * serves part of a chain only (a share of a cache other programs fill;
+ * one that keeps a working set only once it has been walked several
+ * times) settles the curve early and fast: when even the nearer far point
+ * is 10% slower, a level was seen but not resolved, and the far points
+ * are memory if they are flat (levels.h: the page walks still grow). */
+static void far_memory(const struct hwhier_curves *c,
+                       struct hwhier_hierarchy *h)
+{
+    size_t m = h->levels - 1, k;
+    double lo = 0.0, hi = 0.0;
+    if (c->nfar < HWHIER_FAR)
+        return;
+    for (k = 0; k < c->nfar; k++) {
+        lo = k == 0 || c->far_ns[k] < lo ? c->far_ns[k] : lo;
+        hi = k == 0 || c->far_ns[k] > hi ? c->far_ns[k] : hi;
+    }
+    hwp_log("memory further on: %.2f-%.2f ns at %.0f-%.0f bytes", lo, hi,
+            c->far_x[0], c->far_x[c->nfar - 1]);
+    if (c->far_ns[0] > HWHIER_SETTLED * h->ns[m]) {
+        h->why_count = "a cache past the last level found still served "
+                       "part of the chain where the curve settled (memory "
+                       "two octaves on is 10% slower): seen, not resolved";
+        h->ns[m] = (lo + hi) / 2.0;
+        if (hi > HWLEVEL_FLAT * lo) {
+            h->memory = 0;
+            h->why_mem = "memory timed two and three octaves past where "
+                         "the curve settled still rises";
+        }
+    } else if (hi * HWHIER_SETTLED < h->ns[m]) {
+        h->memory = 0;
+        h->why_mem = "memory timed again further on is 10% faster or more "
+                     "than where the curve settled";
+    }
+}
+
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
     double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
@@ -166,6 +202,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
             h->why_mem = "the curve still rises by 10% an octave or more "
                          "where it ends: memory's latency lies beyond it";
     }
+    if (h->memory)
+        far_memory(c, h);
 }
 
 const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,

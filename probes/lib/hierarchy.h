@@ -44,12 +44,18 @@
  * about the last octave's own: 10% is the tolerance we hold memory's
  * latency to. */
 #define HWHIER_SETTLED 1.10
+/* Memory is timed again at this many footprints, an octave apart, two and
+ * three octaves past where the curve settled (stage 9). */
+#define HWHIER_FAR 2
 
 /* What the probe measured: readings y[r] over the footprints x (ns per
  * load, the TLB's share out). */
 struct hwhier_curves {
     double x[HWHIER_MAX_POINTS], y[HWHIER_MAX_READINGS][HWHIER_MAX_POINTS];
     size_t n, readings;
+    /* Memory timed again further on (stage 9); nfar 0 when it was not. */
+    double far_x[HWHIER_FAR], far_ns[HWHIER_FAR];
+    size_t nfar;
 };
 
 /* What the analysis makes of them.  Level j < levels - 1 is a cache,
@@ -71,6 +77,9 @@ struct hwhier_hierarchy {
     const char *why_ns;           /* why a latency is unknown */
     const char *why_mem;          /* why memory's is, when the curves
                                      reached it */
+    const char *why_count;        /* why the count is not known, when a
+                                     level past the last found was seen
+                                     but not resolved (stage 9) */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
@@ -90,9 +99,10 @@ int hwhier_at_memory(const double *x, const double *ns, size_t i);
  * voted on (without a majority, the smaller candidate); the levels'
  * latencies from the median; memory is the last level when it is at
  * least HWHIER_MEMORY_MIN_NS and the curve has settled at its end, its
- * latency the last octave's; a level of one flat point between two
- * found ones, in most readings, sets `known`.  agree counts the readings that show
- * as many levels on their own. */
+ * latency the last octave's, unless memory timed further on (c->far_ns)
+ * is slower, which sets `why_count`; a level of one flat point between
+ * two found ones, in most readings, sets `known`.  agree counts the
+ * readings that show as many levels on their own. */
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 
 /* Cross-checks before anything is written or passed on: sizes and
