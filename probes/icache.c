@@ -179,6 +179,25 @@ static size_t measure(double *x, double *y)
     return npoints;
 }
 
+/* Whether the curve ran at two speeds: JUMP_CONFIRM points in a row a
+ * jump above the plateau's median inside it, or back within half a jump
+ * of it after the step.  A cache's step never comes back down that far,
+ * but the core's clock moves with the host's load, and a point whose
+ * every sweep ran slow reads as a step. */
+static int two_speeds(const double *y, size_t n, size_t last, size_t step)
+{
+    double jump = JUMP_SPREADS * SPREAD_FLOOR;
+    double mid = hwcurve_median(y, last + 1);
+    size_t i, up = 0, down = 0;
+    for (i = 0; i < n; i++) {
+        up = i <= last && y[i] > mid * (1.0 + jump) ? up + 1 : 0;
+        down = i >= step && y[i] < mid * (1.0 + jump / 2.0) ? down + 1 : 0;
+        if (up >= JUMP_CONFIRM || down >= JUMP_CONFIRM)
+            return 1;
+    }
+    return 0;
+}
+
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {"l1i_effective_bytes", NULL};
 
@@ -206,6 +225,11 @@ int main(int argc, char **argv)
         return hwp_finish();
     }
     hwp_log("jump at %.0f bytes: %.2f -> %.2f ns", x[step], y[last], y[step]);
+    if (two_speeds(y, npoints, last, (size_t)step)) {
+        hwp_absent("l1i_effective_bytes", "the core's speed changed while "
+                   "it was timed: footprints that fit ran at two speeds");
+        return hwp_finish();
+    }
     /* The last footprint of the plateau: the conservative capacity. */
     hwp_emit_int("l1i_effective_bytes", (long long)x[last]);
     return hwp_finish();
