@@ -23,12 +23,12 @@
 
 #define MIN_PAGES 4
 #define MAX_PAGES 16384  /* or hwtlb_max_pages(), when that is less */
-#define MAX_POINTS 64
+#define MAX_POINTS 96
 #define MAX_LEVELS 4
-/* Steps of the two curves are the same step within two points of the
- * grid (half an octave, a soft edge read a point early in one curve and
- * a point late in the other), with the grid's rounding to whole pages: a
- * cache's steps in the two lie an octave apart. */
+/* Steps of the two curves are the same step within half an octave (a
+ * soft edge read early in one curve and late in the other), with the
+ * grid's rounding to whole pages: a cache's steps in the two lie an
+ * octave apart. */
 #define SAME_STEP 1.45
 /* The largest merged page tried, as a multiple of the OS's page. */
 #define MAX_MERGE 512
@@ -45,6 +45,10 @@ struct tlb {
 
 /* ---- the levels ------------------------------------------------------ */
 
+/* Eight page counts an octave: an edge is read at a grid point, and at
+ * four an octave one point early is 0.71 of the entries, outside what
+ * a count is held to (0.75-1.25); a second level shared with other
+ * translations rises a point early often enough. */
 static void sweep(struct tlb *b)
 {
     double f, s, d, most = (double)hwtlb_max_pages(b->page / b->line);
@@ -54,7 +58,7 @@ static void sweep(struct tlb *b)
     if (most > MAX_PAGES)
         most = MAX_PAGES;
     for (f = MIN_PAGES; f < most * 1.01 && b->n < MAX_POINTS;
-         f *= pow(2.0, 0.25)) {
+         f *= pow(2.0, 0.125)) {
         double k = floor(f + 0.5);
         if (b->n == 0 || k > b->pages[b->n - 1])
             b->pages[b->n++] = k;
