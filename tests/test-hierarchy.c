@@ -40,6 +40,21 @@ static void reading(struct hwhier_curves *c, size_t r, const double *ends,
         c->readings = r + 1;
 }
 
+/* One reading's machine: its caches' ends, its levels' costs. */
+struct shape {
+    const double *ends, *lat;
+    size_t k;
+};
+
+/* Readings each of its own machine, one a placement. */
+static void readings(struct hwhier_curves *c, const struct shape *m)
+{
+    size_t r;
+    grid(c, 256 * MIB);
+    for (r = 0; r < HWHIER_PLACEMENTS; r++)
+        reading(c, r, m[r].ends, m[r].lat, m[r].k);
+}
+
 static void machine(struct hwhier_curves *c, const double *ends,
                     const double *lat, size_t k)
 {
@@ -53,6 +68,14 @@ static int near(double v, double want) { return fabs(v - want) <= 1e-9 * want; }
 
 static const double ends3[] = {32 * KIB, 1 * MIB, 16 * MIB};
 static const double lat3[] = {1.0, 4.0, 16.0, 90.0};
+
+/* The three-cache machine, its chain cut off after `end` bytes. */
+static void machine3_to(struct hwhier_curves *c, double end)
+{
+    machine(c, ends3, lat3, 3);
+    while (c->n > 0 && c->x[c->n - 1] > end)
+        c->n--;
+}
 
 static void clean(void)
 {
@@ -102,14 +125,12 @@ static void no_majority(void)
     static const double ends_a[] = {32 * KIB, 1 * MIB, 16 * MIB};
     static const double ends_b[] = {32 * KIB, 1.41 * MIB, 16 * MIB};
     static const double ends_c[] = {32 * KIB, 724 * KIB, 16 * MIB};
+    const struct shape m[] = {{ends_a, lat3, 3}, {ends_b, lat3, 3},
+                              {ends_c, lat3, 3}, {ends_a, lat3, 3},
+                              {ends_b, lat3, 3}};
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
-    grid(&c, 256 * MIB);
-    reading(&c, 0, ends_a, lat3, 3);
-    reading(&c, 1, ends_b, lat3, 3);
-    reading(&c, 2, ends_c, lat3, 3);
-    reading(&c, 3, ends_a, lat3, 3);
-    reading(&c, 4, ends_b, lat3, 3);
+    readings(&c, m);
     hwhier_analyse(&c, &h);
     checkf(h.levels == 4 && h.size_agree[1] == 2 && h.size[1] == 1 * MIB,
            "no majority on the L2's edge: the lower median (%.0f, %zu agree)",
@@ -126,17 +147,15 @@ static void short_level(void)
     struct hwhier_hierarchy h;
     static const double ends[] = {32 * KIB, 1 * MIB, 1.7 * MIB};
     static const double lat[] = {1.0, 4.0, 14.0, 100.0};
+    const struct shape m[] = {{ends, lat, 3}, {ends, lat, 3},
+                              {ends3, lat3, 2}, {ends3, lat3, 2},
+                              {ends3, lat3, 2}};
     machine(&c, ends, lat, 3);
     hwhier_analyse(&c, &h);
     checkf(h.levels == 3 && h.known == 2 && h.memory,
            "a level of one flat point in every reading: 2 levels known of "
            "%zu (known %zu)", h.levels, h.known);
-    grid(&c, 256 * MIB);
-    reading(&c, 0, ends, lat, 3);
-    reading(&c, 1, ends, lat, 3);
-    reading(&c, 2, ends3, lat3, 2);
-    reading(&c, 3, ends3, lat3, 2);
-    reading(&c, 4, ends3, lat3, 2);
+    readings(&c, m);
     hwhier_analyse(&c, &h);
     checkf(h.known == h.levels, "... in two of five: every level known "
            "(known %zu of %zu)", h.known, h.levels);
@@ -148,9 +167,7 @@ static void open_end(void)
 {
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
-    machine(&c, ends3, lat3, 3);
-    while (c.n > 0 && c.x[c.n - 1] > 24 * MIB)
-        c.n--;
+    machine3_to(&c, 24 * MIB);
     hwhier_analyse(&c, &h);
     checkf(h.levels == 4 && h.open && !h.memory && h.size[2] == 16 * MIB,
            "a chain that ends on a rise: the L3's edge, memory not known "
@@ -182,9 +199,7 @@ static void far_memory(void)
 {
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
-    machine(&c, ends3, lat3, 3);
-    while (c.n > 0 && c.x[c.n - 1] > 64 * MIB)
-        c.n--;
+    machine3_to(&c, 64 * MIB);
     c.nfar = 2;
     c.far_x[0] = 256 * MIB;
     c.far_x[1] = 512 * MIB;
