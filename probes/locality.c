@@ -403,6 +403,17 @@ static void retime(struct locality *x, enum level lv, int producer,
     measure(x, add_level(x, 0, lv, producer, apart, n, lv != MEM));
 }
 
+/* Level lv cannot be judged: the first CPU's own reading `self` beside
+ * `other`, read `where`, says why.  Returns 0. */
+static int not_judged(struct locality *x, enum level lv, double self,
+                      double other, const char *where, const char *why)
+{
+    hwp_log("%s: %.0f MB/s alone, %.0f %s", level_name[lv], self, other,
+            where);
+    x->why_not[lv] = why;
+    return 0;
+}
+
 /* The cliques of level lv, with the diameter that the first CPU's own
  * bandwidth (its best reading, lib/cliques.h) and the next level's give:
  * a CPU that does not share the L2 reads the first one's writes from the
@@ -419,14 +430,11 @@ static size_t level_cliques(struct locality *x, enum level lv, int *label)
     if (lv == L2 && past > mem)
         mem = past;
     rel = hwclique_level_diameter(self, mem);
-    if (rel < 0.0) {
-        hwp_log("%s: %.0f MB/s alone, %.0f from the next level",
-                level_name[lv], self, mem);
-        x->why_not[lv] = "the first CPU read it less than 1.5 times as fast "
-                         "as the next level (close levels, or a neighbour's "
-                         "load): too close to judge";
-        return 0;
-    }
+    if (rel < 0.0)
+        return not_judged(x, lv, self, mem, "from the next level",
+                          "the first CPU read it less than 1.5 times as "
+                          "fast as the next level (close levels, or a "
+                          "neighbour's load): too close to judge");
     hwp_log("%s: diameter %.2f", level_name[lv], rel);
     x->why_not[lv] = "a reading was not a positive number";
     return hwclique_cliques(s, (size_t)x->ncpus, rel, label);
@@ -443,12 +451,10 @@ static int on_plateau(struct locality *x, enum level lv)
     double self = *cell(x, lv, 0, 0), half = *cell(x, HALF(lv), 0, 0);
     if (half <= PLATEAU * self)
         return 1;
-    hwp_log("%s: %.0f MB/s alone, %.0f at half the footprint",
-            level_name[lv], self, half);
-    x->why_not[lv] = "its footprint is not on the level's plateau (half of "
-                     "it read much faster): the effective sizes put it too "
-                     "near the level below";
-    return 0;
+    return not_judged(x, lv, self, half, "at half the footprint",
+                      "its footprint is not on the level's plateau (half of "
+                      "it read much faster): the effective sizes put it too "
+                      "near the level below");
 }
 
 /* A level shared by several CPUs rests on a second measurement of every
