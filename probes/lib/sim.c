@@ -53,6 +53,7 @@ struct level {
     struct assoc a;
     unsigned shift;          /* log2 of the line */
     double ns;               /* load-to-use latency of a hit */
+    double insert;           /* chance that a fill takes a line in */
     int virt, incl;
 };
 
@@ -535,12 +536,13 @@ static void insert_line(int j, uint64_t va, uint64_t pa, double ready)
 
 /* Bring the line into the levels from `from - 1` up to `to` (0 the L1),
  * skipping exclusive levels, which only take what the level above
- * evicts. */
+ * evicts; a level with LEVEL_insert takes it at that chance only. */
 static void fill(int from, int to, uint64_t va, uint64_t pa, double ready)
 {
     int j;
     for (j = from - 1; j >= to; j--)
-        if (S.lev[j].incl != HWSIM_EXCLUSIVE)
+        if (S.lev[j].incl != HWSIM_EXCLUSIVE
+            && (S.lev[j].insert >= 1.0 || uniform() < S.lev[j].insert))
             insert_line(j, va, pa, ready);
 }
 
@@ -831,6 +833,8 @@ static int level_key(struct parse *ps, struct hwsim_level *l, const char *key,
         return choice(ps, key, v, incls, &l->incl);
     if (strcmp(attr, "_share_bytes") == 0)
         return numbers(ps, key, v, &l->share, 1);
+    if (strcmp(attr, "_insert") == 0)
+        return numbers(ps, key, v, &l->insert, 1);
     return bad(ps, "unknown key", key);
 }
 
@@ -947,6 +951,9 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
             return invalid(ps, "a level holds less than one set");
         if (j == 0 && l->incl == HWSIM_EXCLUSIVE)
             return invalid(ps, "the L1 cannot be exclusive");
+        if (l->insert > 1.0 || (j == 0 && l->insert > 0.0))
+            return invalid(ps, "LEVEL_insert is a chance, at most 1, and "
+                               "not the L1's");
         above = l->line;
     }
     return 0;
@@ -1024,6 +1031,7 @@ static void build(const struct hwsim_machine *m)
                    m->prefetch != HWSIM_PF_NONE);
         S.lev[j].shift = (unsigned)ilogb(l->line);
         S.lev[j].ns = l->cycles * S.cycle_ns;
+        S.lev[j].insert = l->insert > 0.0 ? l->insert : 1.0;
         S.lev[j].virt = l->virt;
         S.lev[j].incl = l->incl;
     }

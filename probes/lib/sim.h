@@ -25,6 +25,7 @@ enum { HWSIM_NON_INCLUSIVE, HWSIM_INCLUSIVE, HWSIM_EXCLUSIVE };
 enum { HWSIM_PF_NONE, HWSIM_PF_NEXT_LINE, HWSIM_PF_STRIDE, HWSIM_PF_REGION };
 struct hwsim_level {
     double bytes, ways, line, cycles, share;  /* share 0: none given */
+    double insert;             /* this project's: 0 when not given (1) */
     int policy, virt, incl;
 };
 struct hwsim_machine {
