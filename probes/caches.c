@@ -75,12 +75,12 @@ static size_t pages_of(const struct bench *b, size_t i)
     return b->x[i] < (double)b->page ? 1 : (size_t)(b->x[i] / (double)b->page);
 }
 
-/* Seconds per load, the minimum of trials after `touch` untimed loads. */
-static double time_chain(void **start, size_t touch)
+/* Seconds per load, the minimum of trials after one untimed pass. */
+static double time_chain(void **start, size_t loads)
 {
     struct hwchain_walk w;
     w.p = start;
-    hwchain_touch(&w, touch);
+    hwchain_touch(&w, loads);
     return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
            / HWCHAIN_UNROLL;
 }
@@ -107,10 +107,9 @@ static void time_tlb(struct bench *b, size_t i)
 /* The round-robin chain over `bytes` in page run `at` (a placement),
  * its pages in the alias chain's order (a footprint below a page goes
  * round its blocks), its lines descending or in random orders; ns per
- * load, after an untimed pass when `pass`, else after two rounds of its
- * pages (the page walks' own lines cached, as they are in a pass). */
+ * load. */
 static double time_round_robin(struct bench *b, double bytes, size_t at,
-                               int descending, int pass)
+                               int descending)
 {
     size_t n = (size_t)(bytes / (double)b->page), unit = b->page;
     void **start;
@@ -121,7 +120,7 @@ static double time_round_robin(struct bench *b, double bytes, size_t at,
     start = hwchain_round_robin(b->buf + at * b->region,
                                 hwtlb_order(&b->tlbs, n), n, unit, b->line,
                                 descending, 0xCAC4E + at, b->pos, b->perm);
-    return time_chain(start, pass ? n * (unit / b->line) : 2 * n) * 1e9;
+    return time_chain(start, n * (unit / b->line)) * 1e9;
 }
 
 /* Placements footprint i is timed under: one for a page or less, whose
@@ -198,8 +197,8 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
             time_tlb(b, i);
         for (p = 0; p < placements(b, i); p++) {
             size_t r = first + p;
-            double t = time_round_robin(b, b->x[i], r, 0, 1);
-            double d = time_round_robin(b, b->x[i], r, 1, 1);
+            double t = time_round_robin(b, b->x[i], r, 0);
+            double d = time_round_robin(b, b->x[i], r, 1);
             if (b->raw[r][i] == 0.0 || t < b->raw[r][i])
                 b->raw[r][i] = t;
             if (b->desc[r][i] == 0.0 || d < b->desc[r][i])
@@ -224,7 +223,9 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
 /* Memory again, two and three octaves past where the curve settled (one
  * and two where the buffer or STOP_BYTES come sooner), each with its own
  * TLB share: stage 9 of docs/analysis.md.  One line order: nothing this
- * far past the curve's end stays cached for a prefetcher to hide. */
+ * far past the curve's end stays cached for a prefetcher to hide.  The
+ * untimed pass is not saved: without it the chain's own writes are still
+ * in a large L3, and the page walks' lines are not. */
 static void far(struct bench *b, size_t n)
 {
     size_t hi = n - 1 + 3 * HWHIER_PER_OCTAVE, k;
@@ -238,7 +239,7 @@ static void far(struct bench *b, size_t n)
     for (k = 0; k < HWHIER_FAR && hwp_budget_left() > 0.0; k++) {
         double x = b->x[hi - (HWHIER_FAR - 1 - k) * HWHIER_PER_OCTAVE];
         b->far_x[k] = x;
-        b->far_raw[k] = time_round_robin(b, x, 0, 0, 1);
+        b->far_raw[k] = time_round_robin(b, x, 0, 0);
         hwtlb_time(&b->tlbs, far_pages(b, k), 1, &sparse, &dense);
         b->far_sparse[k] = sparse * 1e9;
         b->far_dense[k] = dense * 1e9;
