@@ -23,7 +23,7 @@
 
 #define MIN_PAGES 4
 #define MAX_PAGES 16384  /* or hwtlb_max_pages(), when that is less */
-#define MAX_POINTS 96
+#define MAX_POINTS 100  /* 4 to 16384 pages, eight an octave */
 #define MAX_LEVELS 4
 /* Steps of the two curves are the same step within half an octave (a
  * soft edge read early in one curve and late in the other), with the
