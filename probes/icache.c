@@ -83,6 +83,9 @@ static kernel_fn const kernel[NKERNELS] = {T64(0) T64(1) T16(2, 0) T16(2, 1)};
 #define JUMP_SPREADS 5.0
 #define JUMP_CONFIRM 3
 #define SPREAD_FLOOR 0.01
+/* The step of each half of the sweeps lies within this many points of
+ * the whole's (a quarter octave). */
+#define HALVES_APART 2
 /* Share of the time budget spent sweeping (configure gives 0.4 s). */
 #define SWEEP_SHARE 0.8
 
@@ -133,13 +136,26 @@ static double kernel_bytes(void)
     return hwcurve_median(gap, NKERNELS - 1);
 }
 
-/* The curve live: a sweep of chains of growing length, dumped. */
-static size_t measure(double *x, double *y)
+static void dump_curve(const char *title, const double *x, const double *y,
+                       size_t n)
 {
-    double best[MAX_POINTS], again[MAX_POINTS], size = kernel_bytes(), n_real;
+    size_t i;
+    hwp_dump_comment(title);
+    for (i = 0; i < n; i++)
+        hwp_dump(x[i], y[i]);
+}
+
+/* The curve live: sweeps of chains of growing length, each point's
+ * fastest into y, and into half[0] and half[1] those of the sweeps in the
+ * first and the second half of the time (0 where a half had none),
+ * dumped. */
+static size_t measure(double *x, double *y, double half[2][MAX_POINTS])
+{
+    double best[2][MAX_POINTS], again[MAX_POINTS], size = kernel_bytes();
+    double n_real;
     char note[64];
-    size_t npoints = 0, i;
-    int sweeps = 1;
+    size_t npoints = 0, i, h;
+    int sweeps = 1, swept[2] = {1, 0};
     if (!(size >= 64.0 && size <= 65536.0))
         hwp_skip("kernel size not measurable from function addresses");
     for (n_real = 4.0; n_real <= NKERNELS && npoints < MAX_POINTS;
@@ -156,12 +172,15 @@ static size_t measure(double *x, double *y)
      * point keeping its minimum: a burst must outlast them all to show.
      * Stopping when a sweep improves nothing does not work: under a
      * steady neighbour nothing improves either. */
-    hwp_sweep(point, NULL, npoints, best, 3, 12);
+    hwp_sweep(point, NULL, npoints, best[0], 3, 12);
     while (hwp_elapsed() < SWEEP_SHARE * (hwp_elapsed() + hwp_budget_left())) {
+        h = hwp_elapsed() > SWEEP_SHARE / 2.0
+                                * (hwp_elapsed() + hwp_budget_left());
         hwp_sweep(point, NULL, npoints, again, 3, 12);
         for (i = 0; i < npoints; i++)
-            if (again[i] < best[i])
-                best[i] = again[i];
+            if (!swept[h] || again[i] < best[h][i])
+                best[h][i] = again[i];
+        swept[h] = 1;
         sweeps++;
     }
     hwp_log("%d sweeps", sweeps);
@@ -170,11 +189,20 @@ static size_t measure(double *x, double *y)
     snprintf(note, sizeof note, "kernel_bytes %.0f", size);
     hwp_dump_comment(note);
     hwp_log("%s", note);
-    hwp_dump_comment("footprint_bytes ns_per_kernel");
     for (i = 0; i < npoints; i++) {
         x[i] = (double)counts[i] * size;
-        y[i] = best[i] / (double)counts[i] * 1e9;
-        hwp_dump(x[i], y[i]);
+        for (h = 0; h < 2; h++)
+            half[h][i] = swept[h] ? best[h][i] / (double)counts[i] * 1e9
+                                  : 0.0;
+        y[i] = half[1][i] > 0.0 && half[1][i] < half[0][i] ? half[1][i]
+                                                           : half[0][i];
+    }
+    dump_curve("footprint_bytes ns_per_kernel", x, y, npoints);
+    if (swept[1]) {
+        dump_curve("first half: footprint_bytes ns_per_kernel", x, half[0],
+                   npoints);
+        dump_curve("second half: footprint_bytes ns_per_kernel", x, half[1],
+                   npoints);
     }
     return npoints;
 }
@@ -198,21 +226,47 @@ static int two_speeds(const double *y, size_t n, size_t last, size_t step)
     return 0;
 }
 
+/* Whether the sweeps of the first and the second half of the time, each
+ * analysed alone, put the plateau's end within HALVES_APART points of the
+ * whole's (`last`): a change of the core's speed that outlasts the
+ * sweeps it began in makes a step in one half only.  True when the halves
+ * were not both swept (a replay of an older dump). */
+static int halves_agree(double half[2][MAX_POINTS], size_t n, size_t last)
+{
+    size_t h, end;
+    if (half[1][0] <= 0.0)
+        return 1;
+    for (h = 0; h < 2; h++) {
+        end = 0;
+        if (hwcurve_plateau_jump(half[h], n, PLATEAU_START, JUMP_SPREADS,
+                                 SPREAD_FLOOR, JUMP_CONFIRM, &end) < 0
+            || end + HALVES_APART < last || end > last + HALVES_APART)
+            return 0;
+    }
+    return 1;
+}
+
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {"l1i_effective_bytes", NULL};
 
 int main(int argc, char **argv)
 {
-    double x[MAX_POINTS], y[MAX_POINTS];
+    double x[MAX_POINTS], y[MAX_POINTS], half[2][MAX_POINTS] = {{0}};
+    double hx[MAX_POINTS];
     size_t npoints, last = 0;
     long step;
     hwp_init(argc, argv, "icache", NULL, probe_keys);
     /* Dumps before the title line have the curve as their first block. */
     if (!hwp_replaying())
-        npoints = measure(x, y);
+        npoints = measure(x, y, half);
     else if ((npoints = hwp_replay("footprint_bytes", 0, x, y, MAX_POINTS))
              == 0)
         npoints = hwp_replay("", 0, x, y, MAX_POINTS);
+    if (hwp_replaying()
+        && (hwp_replay("first half:", 0, hx, half[0], MAX_POINTS) != npoints
+            || hwp_replay("second half:", 0, hx, half[1], MAX_POINTS)
+                   != npoints))
+        half[1][0] = 0.0;
     if (npoints < PLATEAU_START + JUMP_CONFIRM)
         hwp_skip("no curve to analyse");
     hwp_log("%.2f ns per kernel at %.0f bytes, %.2f at %.0f", y[0], x[0],
@@ -225,7 +279,8 @@ int main(int argc, char **argv)
         return hwp_finish();
     }
     hwp_log("jump at %.0f bytes: %.2f -> %.2f ns", x[step], y[last], y[step]);
-    if (two_speeds(y, npoints, last, (size_t)step)) {
+    if (two_speeds(y, npoints, last, (size_t)step)
+        || !halves_agree(half, npoints, last)) {
         hwp_absent("l1i_effective_bytes", "the core's speed changed while "
                    "it was timed: footprints that fit ran at two speeds");
         return hwp_finish();
