@@ -226,6 +226,27 @@ static void far_memory(void)
           "far points 10% faster withhold memory");
 }
 
+/* Stage 9 on the curve: past four times the caches found, a point faster
+ * than they can make it was served by a cache not found. */
+static void served_past(void)
+{
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    size_t r, i;
+    machine3_to(&c, 256 * MIB);
+    hwhier_analyse(&c, &h);
+    check(h.memory && h.why_count == NULL,
+          "a clean curve: the count stands");
+    for (i = 0; i < c.n && c.x[i] < 128 * MIB; i++)
+        ;
+    for (r = 0; r < c.readings; r++)
+        c.y[r][i] = 50.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.memory && h.why_count != NULL,
+           "a point at %.0f MiB at 50 ns, where the caches found serve a "
+           "quarter: the count is withheld", c.x[i] / MIB);
+}
+
 static void cross_checks(void)
 {
     static struct hwhier_curves c;
@@ -259,6 +280,7 @@ int main(void)
     open_end();
     at_memory();
     far_memory();
+    served_past();
     cross_checks();
     return check_done();
 }

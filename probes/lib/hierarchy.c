@@ -124,6 +124,31 @@ static void far_memory(const struct hwhier_curves *c,
     }
 }
 
+/* Stage 9, on the curve itself: the caches found hold at most twice their
+ * effective sizes, and no cache serves more of a chain than it holds, so
+ * past four times their sum a point is at least memory's latency less
+ * that share of the way to the L1's.  A point 10% faster was served by a
+ * cache past them (the curve went on past the far points' reach). */
+static void served_past(const struct hwhier_curves *c, const double *mid,
+                        struct hwhier_hierarchy *h)
+{
+    size_t m = h->levels - 1, i, j;
+    double held = 0.0, fast = h->ns[0], mem = h->ns[m];
+    for (j = 0; j < m; j++)
+        held += 2.0 * h->size[j];
+    for (i = 0; i < c->n && h->why_count == NULL; i++) {
+        double most = held / c->x[i];
+        if (most < 0.5
+            && mid[i] * HWHIER_SETTLED < mem - (mem - fast) * most) {
+            hwp_log("%.0f bytes at %.2f ns: the levels found serve at most "
+                    "%.0f%% of it", c->x[i], mid[i], 100.0 * most);
+            h->why_count = "a cache past the last level found served part "
+                           "of the chain: it ran faster than the levels "
+                           "found can make it";
+        }
+    }
+}
+
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
     double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
@@ -204,6 +229,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
     }
     if (h->memory)
         far_memory(c, h);
+    if (h->memory)
+        served_past(c, mid, h);
 }
 
 const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
