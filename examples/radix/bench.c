@@ -18,13 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef CLOCK_THREAD_CPUTIME_ID
-#define BENCH_CLOCK CLOCK_THREAD_CPUTIME_ID
-#define BENCH_CLOCK_NAME "CPU time of this thread"
-#else
-#define BENCH_CLOCK CLOCK_MONOTONIC
-#define BENCH_CLOCK_NAME "wall-clock time"
-#endif
+#include "bench-clock.h"
 
 #ifdef HW_L2_EFFECTIVE_BYTES
 #define L2_BYTES ((size_t)HW_L2_EFFECTIVE_BYTES)
@@ -49,13 +43,7 @@ static int samples = 7;         /* per method in the final comparison */
 static int screen = 3;          /* per plan in the search */
 static int verbose = 0;
 
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(BENCH_CLOCK, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return bench_clock_now(); }
 
 static int cmp_double(const void *x, const void *y)
 {

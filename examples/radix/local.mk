@@ -4,7 +4,7 @@
 
 radix_sources = examples/radix/radix.c examples/radix/model.c \
 	examples/radix/radix.h
-radix_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples/radix
+radix_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples -I$(top_srcdir)/examples/radix
 
 # Every plan against the hash of every tuple: part of make check.
 check_PROGRAMS += examples/radix/radix-test
@@ -17,7 +17,8 @@ examples_radix_radix_test_CPPFLAGS = $(radix_cppflags)
 check_PROGRAMS += examples/radix/radix-bench
 TESTS += examples/radix/bench.test
 EXTRA_DIST += examples/radix/bench.test examples/radix/README.md
-examples_radix_radix_bench_SOURCES = examples/radix/bench.c $(radix_sources)
+examples_radix_radix_bench_SOURCES = examples/radix/bench.c \
+	examples/bench-clock.h $(radix_sources)
 examples_radix_radix_bench_CPPFLAGS = $(radix_cppflags)
 
 bench: bench-radix

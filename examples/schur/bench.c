@@ -28,25 +28,9 @@ static int verbose = 0;
 static struct schur_blocking forced;   /* --blocking: replaces the model */
 static int force = 0;
 
-/* CPU time of this thread where POSIX offers it: on a shared machine the
- * time spent descheduled is not the kernel's.  (It also means a BLAS that
- * computes in other threads would look faster than it is: blas.c sets
- * every library to one thread.) */
-#ifdef CLOCK_THREAD_CPUTIME_ID
-#define BENCH_CLOCK CLOCK_THREAD_CPUTIME_ID
-#define BENCH_CLOCK_NAME "CPU time of this thread"
-#else
-#define BENCH_CLOCK CLOCK_MONOTONIC
-#define BENCH_CLOCK_NAME "wall-clock time"
-#endif
+#include "bench-clock.h"
 
-double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(BENCH_CLOCK, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
+double now(void) { return bench_clock_now(); }
 
 static int cmp_double(const void *x, const void *y)
 {

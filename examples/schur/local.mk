@@ -3,7 +3,7 @@
 
 schur_sources = examples/schur/schur.c examples/schur/model.c \
 	examples/schur/naive.c examples/schur/schur.h examples/schur/vec.h
-schur_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples/schur
+schur_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples -I$(top_srcdir)/examples/schur
 
 # The blocked update against the naive loop on odd sizes: part of make check.
 check_PROGRAMS += examples/schur/schur-test
@@ -18,7 +18,7 @@ check_PROGRAMS += examples/schur/schur-bench
 TESTS += examples/schur/bench.test
 EXTRA_DIST += examples/schur/bench.test
 examples_schur_schur_bench_SOURCES = examples/schur/bench.c \
-	examples/schur/bench.h examples/schur/peak.c examples/schur/blas.c \
+	examples/bench-clock.h examples/schur/bench.h examples/schur/peak.c examples/schur/blas.c \
 	$(schur_sources)
 examples_schur_schur_bench_CPPFLAGS = $(schur_cppflags)
 examples_schur_schur_bench_LDADD = $(HW_LIBM)
