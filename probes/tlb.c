@@ -32,14 +32,24 @@
 #define SAME_STEP 1.45
 /* The largest merged page tried, as a multiple of the OS's page. */
 #define MAX_MERGE 512
-/* Rounds of the sweep: each point keeps its minimum (noise only adds). */
-#define ROUNDS 1
+/* Rounds of the sweep, each read on its own and with the others as
+ * their minimum (noise only adds): the first ROUNDS, and up to
+ * MAX_ROUNDS while they disagree.  A level's entries agree within AGREE,
+ * two grid points and the rounding to whole pages: a count read where a
+ * host's event lifted part of one round lies further off. */
+#define ROUNDS 2
+#define MAX_ROUNDS 3
+#define AGREE 1.2
 
-/* The chains with one load a page (0) and two (1). */
+/* The chains with one load a page (0) and two (1), of each round; then
+ * the curves read (one round's, or their minimum). */
 struct tlb {
     struct hwtlb t;
-    size_t page, line, n;
-    double pages[MAX_POINTS], sparse[2][MAX_POINTS], dense[2][MAX_POINTS];
+    size_t page, line, n, rounds;
+    double pages[MAX_POINTS];
+    double raw_sparse[MAX_ROUNDS][2][MAX_POINTS];
+    double raw_dense[MAX_ROUNDS][2][MAX_POINTS];
+    double sparse[2][MAX_POINTS], dense[2][MAX_POINTS];
     double share[2][MAX_POINTS], y[2][MAX_POINTS];
 };
 
@@ -49,11 +59,9 @@ struct tlb {
  * four an octave one point early is 0.71 of the entries, outside what
  * a count is held to (0.75-1.25); a second level shared with other
  * translations rises a point early often enough. */
-static void sweep(struct tlb *b)
+static void grid(struct tlb *b)
 {
-    double f, s, d, most = (double)hwtlb_max_pages(b->page / b->line);
-    size_t i, per;
-    int r;
+    double f, most = (double)hwtlb_max_pages(b->page / b->line);
     b->n = 0;
     if (most > MAX_PAGES)
         most = MAX_PAGES;
@@ -63,17 +71,21 @@ static void sweep(struct tlb *b)
         if (b->n == 0 || k > b->pages[b->n - 1])
             b->pages[b->n++] = k;
     }
-    /* Both chains of a point together: they share the alias view's
-     * period, which a change maps again (its pages then fault again). */
-    for (r = 0; r < ROUNDS; r++)
-        for (i = 0; i < b->n && (r == 0 || hwp_budget_left() > 0.0); i++)
-            for (per = 1; per <= 2; per++) {
-                hwtlb_time(&b->t, (size_t)b->pages[i], per, &s, &d);
-                if (r == 0 || s * 1e9 < b->sparse[per - 1][i])
-                    b->sparse[per - 1][i] = s * 1e9;
-                if (r == 0 || d * 1e9 < b->dense[per - 1][i])
-                    b->dense[per - 1][i] = d * 1e9;
-            }
+}
+
+/* One more round over the grid.  Both chains of a point together: they
+ * share the alias view's period, which a change maps again (its pages
+ * then fault again). */
+static void sweep(struct tlb *b)
+{
+    size_t i, per, r = b->rounds++;
+    double s, d;
+    for (i = 0; i < b->n; i++)
+        for (per = 1; per <= 2; per++) {
+            hwtlb_time(&b->t, (size_t)b->pages[i], per, &s, &d);
+            b->raw_sparse[r][per - 1][i] = s * 1e9;
+            b->raw_dense[r][per - 1][i] = d * 1e9;
+        }
 }
 
 /* The TLB's share with a first level's hit under it, so that levels are
@@ -116,6 +128,73 @@ static size_t tlb_steps(const struct tlb *b, double *entries)
     for (j = 0; j < n2; j++)
         hwp_log("two loads a page: step after %.0f pages", two[j]);
     return k;
+}
+
+/* The curves of round r, or with r == b->rounds the rounds' minimum,
+ * and the TLB's steps they show, into entries[]; returns how many. */
+static size_t read_round(struct tlb *b, size_t r, double *entries)
+{
+    size_t per, i, q;
+    for (per = 0; per < 2; per++)
+        for (i = 0; i < b->n; i++) {
+            double s = 0.0, d = 0.0;
+            for (q = r < b->rounds ? r : 0;
+                 q < (r < b->rounds ? r + 1 : b->rounds); q++) {
+                if (s == 0.0 || b->raw_sparse[q][per][i] < s)
+                    s = b->raw_sparse[q][per][i];
+                if (d == 0.0 || b->raw_dense[q][per][i] < d)
+                    d = b->raw_dense[q][per][i];
+            }
+            b->sparse[per][i] = s;
+            b->dense[per][i] = d;
+        }
+    curves(b);
+    return tlb_steps(b, entries);
+}
+
+/* Whether a round's steps are the minimum's: as many, each within
+ * AGREE. */
+static int agrees(const double *a, size_t na, const double *b, size_t nb)
+{
+    size_t j;
+    if (na != nb)
+        return 0;
+    for (j = 0; j < na; j++)
+        if (a[j] > b[j] * AGREE || b[j] > a[j] * AGREE)
+            return 0;
+    return 1;
+}
+
+/* The TLB's steps from the rounds' minimum, into entries[], when at
+ * least two rounds read them too (measuring a round more while they do
+ * not, live); returns how many, or 0 with *why set. */
+static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
+{
+    double mine[MAX_LEVELS], one[MAX_LEVELS];
+    size_t k, n1, r, agree;
+    static char text[160];
+    for (;;) {
+        k = read_round(b, b->rounds, mine);
+        agree = 0;
+        for (r = 0; r < b->rounds; r++) {
+            n1 = read_round(b, r, one);
+            agree += (size_t)agrees(one, n1, mine, k);
+        }
+        if (agree >= 2 || b->rounds < 2 || hwp_replaying()
+            || b->rounds >= MAX_ROUNDS || hwp_budget_left() < 0.0)
+            break;
+        hwp_log("%zu of %zu rounds read the minimum's steps: one more",
+                agree, b->rounds);
+        sweep(b);
+    }
+    k = read_round(b, b->rounds, entries);
+    if (agree >= 2 || b->rounds < 2)
+        return k;
+    snprintf(text, sizeof text, "the sweeps disagree: %zu of %zu rounds "
+             "read the steps of their minimum (a neighbour, or the host, "
+             "took part of a round)", agree, b->rounds);
+    *why = text;
+    return 0;
 }
 
 /* The curve of one load a page at x pages, interpolated on log scales. */
@@ -197,7 +276,8 @@ static size_t replay_page(const struct tlb *b, double slower)
 {
     double x[32], y[32], limit;
     size_t n = hwp_replay("pairs:", 0, x, y, 32), i, found;
-    if (n < 2)
+    /* As page_size: no first level, no page. */
+    if (n < 2 || !(slower > 0.0))
         return 0;
     limit = sqrt(y[0] * slower / b->y[0][0] * y[0]);
     found = (size_t)(2.0 * x[0]);
@@ -213,38 +293,43 @@ static const char *const titles[2][2] = {
     { "alias chain, two loads a page: pages ns_per_load",
       "dense chain, two loads a page: pages ns_per_load" } };
 
+/* Each round's four chains, in the order of rounds (a replay finds
+ * round r as the r-th section of each title). */
 static void dump(const struct tlb *b)
 {
-    size_t i, per;
+    size_t i, per, r;
     /* The page, which a replay elsewhere cannot ask the OS for. */
     hwp_dump_comment("page: page_bytes 1");
     hwp_dump((double)b->page, 1.0);
-    for (per = 0; per < 2; per++) {
-        hwp_dump_comment(titles[per][0]);
-        for (i = 0; i < b->n; i++)
-            hwp_dump(b->pages[i], b->sparse[per][i]);
-        hwp_dump_comment(titles[per][1]);
-        for (i = 0; i < b->n; i++)
-            hwp_dump(b->pages[i], b->dense[per][i]);
-    }
+    for (r = 0; r < b->rounds; r++)
+        for (per = 0; per < 2; per++) {
+            hwp_dump_comment(titles[per][0]);
+            for (i = 0; i < b->n; i++)
+                hwp_dump(b->pages[i], b->raw_sparse[r][per][i]);
+            hwp_dump_comment(titles[per][1]);
+            for (i = 0; i < b->n; i++)
+                hwp_dump(b->pages[i], b->raw_dense[r][per][i]);
+        }
 }
 
-/* The chains of a dump; 0 when it has none (an earlier probe's). */
+/* The rounds of a dump; 0 when it has none (an earlier probe's). */
 static int replay(struct tlb *b)
 {
     double x[MAX_POINTS], one;
-    size_t per;
+    size_t per, r;
     if (hwp_replay("page:", 0, x, &one, 1) == 1)
         b->page = (size_t)x[0];
-    b->n = hwp_replay("alias chain:", 0, b->pages, b->sparse[0], MAX_POINTS);
-    for (per = 0; per < 2; per++)
-        if (b->n == 0
-            || hwp_replay(titles[per][0], 0, x, b->sparse[per], MAX_POINTS)
-                   != b->n
-            || hwp_replay(titles[per][1], 0, x, b->dense[per], MAX_POINTS)
-                   != b->n)
-            return 0;
-    return 1;
+    b->n = hwp_replay("alias chain:", 0, b->pages, x, MAX_POINTS);
+    for (r = 0; r < MAX_ROUNDS && b->n > 0; r++) {
+        for (per = 0; per < 2; per++)
+            if (hwp_replay(titles[per][0], r, x, b->raw_sparse[r][per],
+                           MAX_POINTS) != b->n
+                || hwp_replay(titles[per][1], r, x, b->raw_dense[r][per],
+                              MAX_POINTS) != b->n)
+                return r > 0;
+        b->rounds = r + 1;
+    }
+    return b->n > 0;
 }
 
 static void emit(size_t page, size_t k, const double *entries,
@@ -296,11 +381,13 @@ int main(int argc, char **argv)
                      "probe's)");
     } else {
         hwtlb_init(&b.t, b.page, b.line, MAX_PAGES);
-        sweep(&b);
-        dump(&b);
+        grid(&b);
+        while (b.rounds < ROUNDS)
+            sweep(&b);
     }
-    curves(&b);
-    k = tlb_steps(&b, entries) + 1;
+    k = agreed_steps(&b, entries, &why) + 1;
+    if (!hwp_replaying())
+        dump(&b);
     /* What a pair of loads in two pages costs: the first level
      * overflowed by half again. */
     slower = k > 1 ? y_at(&b, 1.5 * entries[0]) : 0.0;
