@@ -15,26 +15,15 @@ probes_bandwidth_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_bandwidth_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 probes_sched_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_sched_LDADD = $(probe_ldadd) $(HW_PTHREAD)
-probes_icache_LDADD = $(probe_ldadd)
-probes_unified_LDADD = $(probe_ldadd)
 probes_locality_CFLAGS = $(AM_CFLAGS) $(HW_PTHREAD)
 probes_locality_LDADD = $(probe_ldadd) $(HW_PTHREAD)
 
 # The analysis of the threaded probes, on recorded data.
 check_PROGRAMS += tests/test-cores
-tests_test_cores_SOURCES = tests/test-cores.c
-tests_test_cores_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_cores_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-cores
 check_PROGRAMS += tests/test-contention
-tests_test_contention_SOURCES = tests/test-contention.c
-tests_test_contention_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_contention_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-contention
 check_PROGRAMS += tests/test-locality
-tests_test_locality_SOURCES = tests/test-locality.c
-tests_test_locality_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_locality_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-locality
 
 cores_tests = tests/cores.test tests/bandwidth.test tests/sched.test \
@@ -45,8 +34,5 @@ EXTRA_DIST += $(cores_tests)
 
 # Kinds of CPU on fake sysfs trees, and a probe pinned to the fastest.
 check_PROGRAMS += tests/kinds
-tests_kinds_SOURCES = tests/kinds.c
-tests_kinds_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_kinds_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/hybrid.test
 EXTRA_DIST += tests/hybrid.test

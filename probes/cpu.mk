@@ -4,13 +4,8 @@ probe_lib_sources += probes/lib/kernel.h probes/lib/kernel.c \
 	probes/lib/ops_kernel.h probes/lib/regs_kernel.h
 probe_sources += probes/ops.c probes/regs.c probes/vec.c
 probe_programs += probes/ops probes/regs probes/vec
-probes_ops_LDADD = $(probe_ldadd)
-probes_regs_LDADD = $(probe_ldadd)
-probes_vec_LDADD = $(probe_ldadd)
 
 check_PROGRAMS += tests/test-cpu
-tests_test_cpu_SOURCES = tests/test-cpu.c
-tests_test_cpu_LDADD = $(probe_ldadd)
 cpu_tests = tests/regs-spill.test tests/ops-latency.test
 TESTS += tests/test-cpu $(cpu_tests)
 EXTRA_DIST += $(cpu_tests)

@@ -10,11 +10,13 @@ probe_programs = probes/timer probes/clock
 check_LIBRARIES = probes/lib/libhwprobe.a
 probes_lib_libhwprobe_a_SOURCES = $(probe_lib_sources)
 probe_ldadd = probes/lib/libhwprobe.a $(HW_LIBM)
+# What a program links unless it says otherwise: the probes and the unit
+# tests (tests/test-*.c, which include the library's headers by their
+# path); the examples link only what a user's program would.
+LDADD = $(probe_ldadd)
 
 # Built for make check, where the live tests run them.
 check_PROGRAMS += $(probe_programs)
-probes_timer_LDADD = $(probe_ldadd)
-probes_clock_LDADD = $(probe_ldadd)
 
 probes: $(probe_programs)
 .PHONY: probes

@@ -3,7 +3,6 @@ probe_lib_sources += probes/lib/chain.h probes/lib/chain.c \
 	probes/lib/memory.h probes/lib/memory.c
 probe_sources += probes/l1d.c
 probe_programs += probes/l1d
-probes_l1d_LDADD = $(probe_ldadd)
 
 memory_tests = tests/l1d.test tests/os-cache.sh
 TESTS += tests/l1d.test
@@ -13,30 +12,22 @@ probe_lib_sources += probes/lib/levels.h probes/lib/levels.c \
 	probes/lib/hierarchy.h probes/lib/hierarchy.c
 probe_sources += probes/caches.c
 probe_programs += probes/caches
-probes_caches_LDADD = $(probe_ldadd)
 memory_tests += tests/caches.test
 TESTS += tests/caches.test tests/test-levels
-tests_test_levels_SOURCES = tests/test-levels.c
 check_PROGRAMS += tests/test-levels
-tests_test_levels_LDADD = $(probe_ldadd)
 # The analysis moved out of the probe, on synthetic curves (deterministic).
 check_PROGRAMS += tests/test-hierarchy
-tests_test_hierarchy_SOURCES = tests/test-hierarchy.c
-tests_test_hierarchy_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_hierarchy_LDADD = $(probe_ldadd)
 TESTS += tests/test-hierarchy
 
 # The line size below the L1: access pairs (BlackjackBench 3.1.1).
 probe_sources += probes/lines.c
 probe_programs += probes/lines
-probes_lines_LDADD = $(probe_ldadd)
 memory_tests += tests/lines.test
 TESTS += tests/lines.test
 
 # The data TLB: page size, levels and entries (Sandoval 2.2.3).
 probe_sources += probes/tlb.c
 probe_programs += probes/tlb
-probes_tlb_LDADD = $(probe_ldadd)
 memory_tests += tests/tlb.test
 TESTS += tests/tlb.test
 
@@ -44,11 +35,7 @@ TESTS += tests/tlb.test
 probe_lib_sources += probes/lib/backinval.h probes/lib/backinval.c
 probe_sources += probes/inclusion.c
 probe_programs += probes/inclusion
-probes_inclusion_LDADD = $(probe_ldadd)
 check_PROGRAMS += tests/test-inclusion
-tests_test_inclusion_SOURCES = tests/test-inclusion.c
-tests_test_inclusion_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_inclusion_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 memory_tests += tests/inclusion.test
 TESTS += tests/test-inclusion tests/inclusion.test
 
@@ -56,11 +43,7 @@ TESTS += tests/test-inclusion tests/inclusion.test
 probe_lib_sources += probes/lib/conflict.h probes/lib/conflict.c
 probe_sources += probes/assoc.c
 probe_programs += probes/assoc
-probes_assoc_LDADD = $(probe_ldadd)
 check_PROGRAMS += tests/test-conflict
-tests_test_conflict_SOURCES = tests/test-conflict.c
-tests_test_conflict_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_conflict_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 memory_tests += tests/assoc.test
 TESTS += tests/test-conflict tests/assoc.test
 EXTRA_DIST += $(memory_tests)

@@ -2,7 +2,7 @@
  * tree, as a probe does before it pins itself (hwcpu_cpu_kinds, cpus.c).
  * Usage: tests/kinds ROOT ID...; prints "cpu=N kinds=K" and the text the
  * header's machine comment would get. */
-#include "cpus.h"
+#include "../probes/lib/cpus.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -44,9 +44,6 @@ EXTRA_DIST += $(shell_tests)
 
 # The analysis building blocks on small known curves (deterministic).
 check_PROGRAMS += tests/test-analysis
-tests_test_analysis_SOURCES = tests/test-analysis.c
-tests_test_analysis_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_test_analysis_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/test-analysis
 
 # Every recorded curve of every machine, replayed through its probe against
@@ -59,9 +56,6 @@ EXTRA_DIST += tests/replay.test tests/data
 # the truth tests/sim-truth derives from each file; HWPARAMS_MACHINES names
 # more machine files (held out of the corpus) to run the same way.
 check_PROGRAMS += tests/sim-truth
-tests_sim_truth_SOURCES = tests/sim-truth.c
-tests_sim_truth_CPPFLAGS = -I$(srcdir)/probes/lib
-tests_sim_truth_LDADD = probes/lib/libhwprobe.a $(HW_LIBM)
 TESTS += tests/simulated.test
 EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate
 
@@ -72,5 +66,6 @@ budget: tests/project/configure
 	top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/budget.sh
 .PHONY: budget
 
-# The checks every C unit test prints and counts.
-EXTRA_DIST += tests/check.h
+# The checks every C unit test prints and counts, and the curves some of
+# them read (tests/recorded/*.txt: recorded data, not code).
+EXTRA_DIST += tests/check.h tests/recorded

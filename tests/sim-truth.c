@@ -3,7 +3,7 @@
  * file, as lines "KEY MIN MAX" (the range a value may take) or "KEY
  * absent absent" (the probes must withhold it).  tests/simulated.test
  * holds the probes to them.  Usage: sim-truth FILE. */
-#include "sim.h"
+#include "../probes/lib/sim.h"
 
 #include <math.h>
 #include <stdio.h>

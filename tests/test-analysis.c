@@ -6,7 +6,7 @@
  * deterministic.  Prints one "ok N - ..." or "not ok N - ..." line per
  * check; exits 0 when all pass, 1 otherwise.
  */
-#include "analysis.h"
+#include "../probes/lib/analysis.h"
 #include "check.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * probes and of the cgroup quota parser (probes/lib/cpus.c).
  * Deterministic; prints "ok N - ..." or "not ok N - ..." per check and
  * exits 0 when all pass. */
-#include "cpus.h"
+#include "../probes/lib/cpus.h"
 #include "check.h"
 
 #include <stdio.h>

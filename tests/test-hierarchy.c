@@ -6,7 +6,7 @@
  * the cross-checks that withhold values.  Simulated machines run the probe
  * itself in tests/simulated.test, recorded curves in tests/replay.test.
  * Deterministic. */
-#include "hierarchy.h"
+#include "../probes/lib/hierarchy.h"
 #include "check.h"
 
 #include <math.h>

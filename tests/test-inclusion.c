@@ -1,9 +1,9 @@
 /* test-inclusion.c - the verdict of the back-invalidation test
  * (probes/lib/backinval.c) on rounds recorded on the 2-core KVM reference
- * machine (probes/inclusion -v) and on synthetic ones.  Deterministic;
- * prints "ok N - ..." or "not ok N - ..." per check, exits 0 when all
- * pass. */
-#include "backinval.h"
+ * machine (probes/inclusion -v; tests/recorded/inclusion.txt) and on
+ * synthetic ones.  Deterministic; prints "ok N - ..." or "not ok N - ..."
+ * per check, exits 0 when all pass. */
+#include "../probes/lib/backinval.h"
 #include "check.h"
 
 #include <math.h>
@@ -32,51 +32,28 @@ static int reading(const struct logged *lg, size_t n, int l3,
     return hwbackinv_reading(r, n, why);
 }
 
-/* Recorded on the reference VM (Intel server core: L2 non-inclusive of
- * L1, L3 non-inclusive with a snoop filter), a busy afternoon, one run:
- * its two readings of the L2, then of the L3. */
-static const struct logged l2_rec[16] = {
-    {{1.40, 1.25, 4.07, 4.00}, {7.68, 1.25, 11.42, 4.08}},
-    {{1.26, 1.25, 4.04, 4.01}, {3.96, 1.25, 10.29, 4.08}},
-    {{1.34, 1.23, 4.04, 4.01}, {1.67, 1.67, 10.90, 4.06}},
-    {{1.25, 1.23, 4.04, 4.01}, {2.15, 2.31, 10.32, 4.09}},
-    {{1.28, 1.26, 4.04, 4.01}, {1.90, 1.75, 10.66, 4.06}},
-    {{1.28, 1.25, 4.04, 4.00}, {1.25, 2.89, 10.21, 4.05}},
-    {{1.29, 1.29, 4.03, 4.01}, {4.18, 1.23, 10.65, 4.05}},
-    {{1.25, 1.23, 4.03, 4.01}, {2.79, 1.25, 10.67, 4.04}},
-    {{1.25, 1.23, 4.02, 4.01}, {2.20, 1.23, 10.94, 4.04}},
-    {{1.25, 1.25, 4.04, 4.01}, {1.25, 1.23, 10.51, 4.04}},
-    {{1.23, 1.25, 4.01, 4.01}, {2.40, 1.21, 10.60, 4.06}},
-    {{1.29, 1.26, 4.03, 4.01}, {2.11, 1.26, 11.17, 4.04}},
-    {{1.28, 1.23, 4.01, 4.00}, {1.46, 1.25, 11.60, 4.04}},
-    {{1.23, 1.23, 4.03, 4.01}, {3.14, 1.26, 10.73, 4.04}},
-    {{1.21, 1.25, 4.01, 4.01}, {2.61, 1.25, 10.64, 4.04}},
-    {{1.25, 1.25, 4.05, 4.02}, {10.48, 1.21, 12.22, 4.06}},
-};
-/* The L3: A lost, but coming back from nearer than C, which the burst
- * pushed out to memory: a snoop filter's doing, not an inclusive L3's. */
-static const struct logged l3_rec[16] = {
-    {{5.92, 1.59, 24.78, 4.40}, {37.56, 1.32, 136.34, 4.23}},
-    {{4.20, 1.32, 60.51, 4.32}, {128.65, 1.32, 149.63, 4.22}},
-    {{11.95, 1.32, 46.50, 4.31}, {55.04, 1.32, 143.15, 4.24}},
-    {{1.59, 1.39, 63.05, 4.29}, {50.48, 1.32, 140.02, 4.22}},
-    {{4.43, 1.31, 53.03, 4.30}, {34.43, 1.32, 118.50, 4.24}},
-    {{8.75, 1.32, 50.07, 4.27}, {42.21, 1.32, 145.08, 4.22}},
-    {{4.90, 1.31, 53.44, 4.23}, {40.89, 1.32, 98.68, 4.21}},
-    {{5.01, 1.32, 58.91, 4.24}, {46.81, 1.31, 89.63, 4.21}},
-    {{9.36, 1.31, 47.56, 4.25}, {37.25, 1.29, 59.70, 4.23}},
-    {{6.65, 1.36, 45.39, 4.25}, {34.95, 1.32, 65.19, 4.23}},
-    {{5.40, 1.32, 48.34, 4.25}, {45.86, 1.32, 85.31, 4.22}},
-    {{4.56, 1.32, 46.10, 4.25}, {46.18, 1.34, 73.42, 4.34}},
-    {{7.96, 1.42, 35.06, 4.27}, {59.68, 1.42, 60.22, 4.22}},
-    {{5.53, 1.32, 34.52, 4.24}, {44.36, 1.37, 64.52, 4.34}},
-    {{4.06, 1.36, 30.11, 4.38}, {40.86, 1.37, 75.72, 4.35}},
-    {{3.03, 1.76, 37.55, 4.37}, {38.61, 1.37, 66.03, 4.36}},
-};
 
-static void recorded(void)
+/* Rounds recorded in tests/recorded/inclusion.txt, into lg[] (room for
+ * 16); returns how many. */
+static size_t recorded_rounds(const char *name, struct logged *lg)
 {
+    double v[16 * 8];
+    size_t n = recorded("inclusion.txt", name, v, 16 * 8) / 8, i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < 4; j++) {
+            lg[i].null[j] = v[8 * i + j];
+            lg[i].burst[j] = v[8 * i + 4 + j];
+        }
+    return n;
+}
+
+static void test_recorded(void)
+{
+    struct logged l2_rec[16], l3_rec[16];
     const char *why;
+    check(recorded_rounds("l2_rec", l2_rec) == 16
+              && recorded_rounds("l3_rec", l3_rec) == 16,
+          "reference VM: 16 rounds of each level");
     check(reading(l2_rec, 8, 0, NULL) == 0 && reading(l2_rec + 8, 8, 0, NULL)
           == 0, "reference VM, L2: both readings not inclusive");
     check(reading(l3_rec, 8, 1, &why) == -1 && why != NULL,
@@ -158,7 +135,7 @@ static void synthetic(void)
 
 int main(void)
 {
-    recorded();
+    test_recorded();
     synthetic();
     return check_done();
 }

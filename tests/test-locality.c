@@ -3,7 +3,7 @@
  * with and without noise, and rows recorded on the 2-core KVM reference
  * machine (probes/locality -v).  Deterministic; prints "ok N - ..." or
  * "not ok N - ..." per check and exits 0 when all pass. */
-#include "cliques.h"
+#include "../probes/lib/cliques.h"
 #include "check.h"
 
 #include <math.h>

@@ -5,100 +5,22 @@
 # SYNOPSIS
 #
 #   AX_HWPARAMS([HEADER = hwparams.h])
-#
+
 # DESCRIPTION
 #
 #   Measure the machine configure runs on with small C benchmarks (probes)
-#   and write HEADER, a C header of integer macros that performance code can
-#   block, unroll and size its loops by: HW_CPU_MHZ, and the cache, TLB,
-#   register and instruction figures of the hwparams design (HW_L1D_*,
-#   HW_FP64_REGS, ...), each with a comment giving its meaning, unit and
-#   provenance.  Values are effective ones, found from timings, not read
-#   from the operating system.
+#   and write HEADER: integer macros to block, unroll and size loops by
+#   (HW_L1D_EFFECTIVE_BYTES, HW_FP64_REGS, ...), found from timings, each
+#   with its meaning, unit and provenance.  AC_SUBSTs HW_PC_VARIABLES (the
+#   values as hwparams.pc variables) and HW_LIBM.  A probe that fails gives
+#   a warning and a labelled fallback; invalid input stops configure.
 #
-#   Each probe is built with the project's $CC $CPPFLAGS $CFLAGS, runs under
-#   a time budget, and must print "key=value" numbers within plausible
-#   bounds.  A probe that does not build, crashes, hangs or prints
-#   garbage, or leaves out a value it was asked for without giving a
-#   reason ("PROBE: no KEY: REASON" on stderr), gives a warning and a
-#   conservative fallback for what it did not deliver.  Measuring never
-#   makes configure fail; invalid user input does.
-#
-#   HW_PARAMS_MEASURED is 1 when every value was measured here.  A value
-#   a probe withheld with its reason (a memory latency the sweep did not
-#   reach, say) counts as measured: it is a finding, left undefined and
-#   labelled.  A preset, an installed value or a fallback makes it 0.
-#
-#   Measurements belong to the machine they were taken on.  configure
-#   records it (architecture; the first CPU's vendor, family, model and
-#   stepping as /proc/cpuinfo gives them; the CPUs it may use) in
-#   hw_cv_machine, the header's opening comment and the "machine"
-#   variable of HW_PC_VARIABLES.  Cached values (config.cache or
-#   config.site) recorded on another machine, or on none, are obtained
-#   again, with a notice naming both machines; presets stand.  Installed
-#   mode warns when the installed values come from another machine.
-#
-#   Each probe's raw curve (-d), stdout and stderr stay in hwparams-dumps/
-#   of the build directory (PROBE.txt, PROBE.out, PROBE.err), to attach to
-#   a bug report; configure's last notice says where.  Have "make
-#   distclean" remove them, e.g. in Makefile.am:
-#
-#     distclean-local:
-#             rm -rf hwparams-dumps
-#
-#   Every value is declared once below, with _HW_VALUE: its macro, the
-#   probe that measures it, type, range, fallback, unit, header group and
-#   description; the header, hwparams.pc, configure's messages and the
-#   table of values in hwparams' docs/values.md all come from there.
-#   Every value is a cache variable named after its macro, in lower case
-#   and without the prefix (HW_CPU_MHZ is hw_cv_cpu_mhz), so that
-#   "./configure -C" re-uses measurements and a user or config.site can
-#   preset any value ("./configure hw_cv_cpu_mhz=3000").  Presets are
-#   validated.  A cache level or TLB level that does not exist is the
-#   value "none", which leaves its macros undefined.
-#
-#   The option --with-hwparams=MODE chooses how values are obtained:
-#
-#     measure    run the probes here (the default), one at a time; the
-#                time and memory each takes are in "Time and memory"
-#                below
-#     installed  take the values of an installed hwparams via pkg-config
-#     portable   no probing: conservative values, each labelled, for
-#                binaries built to run on other machines
-#
-#   When cross-compiling, probes cannot run here: presets are used where
-#   given and conservative fallbacks elsewhere, with a warning naming them.
-#   Unless HWPARAMS_RUN (an AC_ARG_VAR) names a command that runs a program
-#   on the target, as "$HWPARAMS_RUN PROBE ARGS...": an emulator such as
-#   "qemu-aarch64 -L /usr/aarch64-linux-gnu", or a script that copies PROBE
-#   to a board and runs it there, passing back its stdout, stderr, exit
-#   status and the file it writes with -d.  Then the probes built by the
-#   cross compiler run through it, checked as natively, and the machine
-#   recorded is the target's, found by a small program run the same way;
-#   a runner that cannot run that program gets a warning and the
-#   fallbacks, labelled.
-#
-#   AC_SUBST: HW_PC_VARIABLES, the values as "key=value" lines for a
-#   pkg-config file; HW_LIBM, the math library the probes link with.
-#
-#   For tests and debugging, two environment variables: HWPARAMS_PROBES,
-#   a list of probe names, runs only those (the others' values fall back,
-#   labelled); HWPARAMS_INJECT, a list of PROBE:FAULT with FAULT one of
-#   crash, hang, garbage or build, makes a probe fail on purpose so that
-#   the fallbacks can be exercised, and PROBE:absent makes it withhold
-#   its values, each with a reason, as a probe does with a value it
-#   cannot see here; PROBE:drop deletes the first line of its output (a
-#   value left out without a reason), PROBE:extra adds a key nobody
-#   asked for (noted in config.log, not used) and PROBE:busy makes a probe
-#   of a shared resource find the machine busy, so that it is run again
-#   and its values fall back, labelled with why; PROBE:input passes it an
-#   input it does not read, which it refuses, and its values fall back.
-#
-#   This file is self-contained: the probe sources and the header template
-#   are embedded, so a project that copies it into its m4 directory (or
-#   runs "aclocal --install") configures where hwparams is not installed.
-#   It is generated from the hwparams sources; edit those, not this file.
-#
+#   The modes (--with-hwparams=measure|installed|portable), presets
+#   (hw_cv_KEY=VALUE), -C, cross builds (HWPARAMS_RUN), hwparams-dumps/ and
+#   the test hooks (HWPARAMS_PROBES, HWPARAMS_INJECT): hwparams'
+#   docs/configure.md.  This file is self-contained (the probe sources are
+#   embedded) and generated from hwparams' sources: edit those, not this.
+
 # LICENSE
 #
 #   Copyright (c) 2026 The hwparams authors
@@ -117,21 +39,10 @@ HW_PROBE_CORES
 _HW_FINISH(m4_default([$1], [hwparams.h]))
 ])
 
-# The values, family by family, in the order the probes run.  Each
-# _HW_VALUE (m4/src/hw_runner.m4) declares one value:
-#
-#   _HW_VALUE([MACRO], [PROBE], [TYPE], [MIN], [MAX], [FALLBACK], [UNIT],
-#     [GROUP], [DESCRIPTION])
-#
-# MACRO is the name in the header; the cache variable, the key the probe
-# prints and the hwparams.pc variable are MACRO in lower case without HW_
-# (HW_L1D_BYTES: hw_cv_l1d_bytes, l1d_bytes).  PROBE is probes/PROBE.c.
-# TYPE is int or dec; MIN and MAX bound measured and preset values alike;
-# FALLBACK is used when nothing better is known ("none": undefined).  The
-# header comment is DESCRIPTION followed by ", in UNIT" (a count, a 0 or
-# 1, a ratio or a rate per cycle says what it counts in DESCRIPTION).
-# GROUP is the header section; within it, values keep this order.  Then
-# _HW_RUN([PROBE], ...) runs the probe for every value declared with it.
+# The values, family by family, in the order the probes run: each
+# _HW_VALUE declares one (m4/src/hw_runner.m4 says what its arguments
+# are), and _HW_RUN([PROBE], ...) runs the probe for every value declared
+# with it.
 #
 # Time and memory (the one place these are kept; docs/configure.md
 # points here): each probe stops itself at its budget, the second
@@ -182,21 +93,8 @@ _HW_EXPORT([cpu_mhz])
 # (Sandoval 2.2.2, BlackjackBench 3.1); line sizes by access pairs
 # (BlackjackBench 3.1.1); the data TLB by T(1,k) and T(2,k) sweeps
 # (Sandoval 2.2.3, BlackjackBench 3.2).  A level the sweep does not find
-# is "none": its macros stay undefined.
-#
-# Then, for the levels below the L1: inclusion by back-invalidation (does
-# a burst of prefetches through a level take a hot set out of the L1?).
-# It cannot tell an exclusive level from a non-inclusive one (both keep
-# what the levels above hold; X-Ray saw exclusion as the capacity C1 + C2
-# of its super-page conflict test, which needs physically contiguous
-# memory), nor an inclusive L3 from a non-inclusive one whose snoop
-# filter back-invalidates (Intel's server cores): so HW_L3_INCLUSIVE is 0
-# or undefined, never 1.  Associativity below the L1 is X-Ray's conflict
-# test on huge pages (its super-pages), which must be physically
-# contiguous over the cache's stride: where huge pages do not reach the
-# TLB (none given, or a hypervisor that backs them with small pages, as
-# the KVM guests we know) the assoc probe says so, and HW_L2_ASSOC and
-# HW_L3_ASSOC stay undefined with the reason in the header.
+# is "none": its macros stay undefined.  Then, below the L1, inclusion
+# and associativity (see their _HW_RUNs).
 AC_DEFUN([HW_PROBE_MEMORY],
 [AC_REQUIRE([HW_PROBE_CLOCK])dnl
 _HW_VALUE([HW_L1D_BYTES], [l1d], [int], [1024], [16777216], [32768], [bytes],
@@ -266,12 +164,23 @@ _HW_VALUE([HW_TLB2_ENTRIES], [tlb], [int], [4], [65536], [none], [count],
 dnl tlb: reserves 256 MiB of address space and writes at most 16384
 dnl pages of it (64 MiB with 4 KiB pages); under a second.
 _HW_RUN([tlb], [2])
+dnl Inclusion by back-invalidation: does a burst of prefetches through a
+dnl level take a hot set out of the L1?  It cannot tell an exclusive level
+dnl from a non-inclusive one (both keep what the levels above hold), nor
+dnl an inclusive L3 from a non-inclusive one whose snoop filter
+dnl back-invalidates (Intel's server cores): so HW_L3_INCLUSIVE is 0 or
+dnl undefined, never 1.
 _HW_VALUE([HW_L2_INCLUSIVE], [inclusion], [int], [0], [1], [none], [0 or 1],
   [caches], [1 when the L2 is inclusive of the L1, 0 when not (non-inclusive or exclusive, not told apart)])dnl
 _HW_VALUE([HW_L3_INCLUSIVE], [inclusion], [int], [0], [1], [none], [0 or 1],
   [caches], [0 when the L3 is not inclusive of the levels above; undefined when it may be (an inclusive L3 and a snoop filter look alike)])dnl
 dnl inclusion: at most 128 MiB; under a second.
 _HW_RUN([inclusion], [1])
+dnl Associativity below the L1: X-Ray's conflict test on huge pages (its
+dnl super-pages), which must be physically contiguous over the cache's
+dnl stride.  Where huge pages do not reach the TLB (none given, or a
+dnl hypervisor that backs them with small pages, as the KVM guests we
+dnl know) the probe says so, and the values stay undefined with its reason.
 _HW_VALUE([HW_L2_ASSOC], [assoc], [int], [1], [1024], [none], [ways],
   [caches], [L2 associativity from the conflict test on physically contiguous huge pages])dnl
 _HW_VALUE([HW_L3_ASSOC], [assoc], [int], [1], [1024], [none], [ways],
@@ -470,20 +379,15 @@ _HW_RUN([unified], [1])
 dnl Which usable CPUs share the L2 and the L3 with the first one, and how
 dnl many NUMA-like domains they form, from producer/consumer bandwidth
 dnl (BlackjackBench 3.1.4): a thread on the first CPU writes a footprint
-dnl sized for the level, a thread on another CPU reads it, and the
-dnl reader's bandwidth, compared with the first CPU reading its own
-dnl writes and reading them from the next level (for the L2, four times
-dnl its footprint, in the last level; for the L3, memory), says whether
-dnl the two share the level.
-dnl CPUs are grouped by QT clustering.  At a footprint far beyond the
-dnl last level, the same experiment groups CPUs by how fast they read
-dnl memory the first CPU (or the leader of a later group) placed: the
-dnl domains, and the locality ratio, the slowest bandwidth between
-dnl domains over the fastest within one (1.00 for one domain).  Needs the
-dnl effective sizes the memory family exports; a level without one, or
-dnl that reads less than 1.5 times as fast as the next, stays undefined, as
-dnl does everything on more than 64 CPUs or when the machine is too busy
-dnl for three rounds of the pairs within twice the budget.
+dnl sized for the level, a thread on another CPU reads it, and the reader's
+dnl bandwidth, against the first CPU reading its own writes and reading
+dnl them from the next level, says whether the two share the level.  CPUs
+dnl are grouped by QT clustering; far beyond the last level, the same
+dnl experiment groups them by how fast they read memory another placed:
+dnl the domains, and the locality ratio (slowest between domains over
+dnl fastest within one).  A level without an effective size, or read less
+dnl than 1.5 times as fast as the next, stays undefined, as does all of it
+dnl past 64 CPUs or when three rounds do not fit in twice the budget.
 _HW_VALUE([HW_L2_SHARED_CPUS], [locality], [int], [1], [1024], [none], [count],
   [caches], [usable CPUs sharing one L2 (the first CPU and those reading its writes at L2 speed)])dnl
 _HW_VALUE([HW_L3_SHARED_CPUS], [locality], [int], [1], [1024], [none], [count],

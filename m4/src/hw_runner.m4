@@ -1,6 +1,5 @@
-# hw_runner.m4 - how a declared value becomes a line of hwparams.h.
-#
-# The machinery behind every _HW_VALUE in ax_hwparams.m4.  From top to
+# hw_runner.m4 - how a declared value becomes a line of hwparams.h: the
+# machinery behind every _HW_VALUE in ax_hwparams.m4.  From top to
 # bottom, it is the path of one value:
 #   _HW_VALUE        records the declaration (m4 time);
 #   _HW_RUN          forgets another machine's cached values, runs the
@@ -14,7 +13,7 @@
 #   _HW_FINISH       writes the header from templates/hwparams.h.in,
 #                    one _HW_BLOCK per value, and hwparams.pc's variables.
 # _HW_INIT, which chooses the mode and records the machine, comes last.
-#
+
 # For a value declared as HW_KEY (KEY in lower case below, e.g. cpu_mhz):
 #   hw_cv_KEY         the value (cache variable; a user may preset it);
 #                     "none" for a value that was looked for and not found
@@ -24,7 +23,7 @@
 #                     that a -C run writes the same header)
 #   hw_kind_KEY       measured, preset, installed or fallback (this run)
 #   KEY               the key the probe prints, the hwparams.pc variable
-#
+
 # Why not AC_CACHE_CHECK for the values: one probe run fills several
 # cache variables, and Autoconf's cache cannot tell a preset from a value
 # it cached itself (AC_CACHE_VAL says "(cached)" for both), while the
@@ -33,10 +32,15 @@
 
 # _HW_VALUE(MACRO, PROBE, TYPE, MIN, MAX, FALLBACK, UNIT, GROUP, DESCRIPTION)
 # ----------------------------------------------------------------------------
-# Declare a value; ax_hwparams.m4 says what each argument means.  The
-# DESCRIPTION, with ", in UNIT" unless the unit is a count, a 0 or 1, a
-# ratio or a rate per cycle, is both the configure message and the header
-# comment, so it must not contain quotes.
+# Declare a value.  MACRO is its name in the header; the cache variable,
+# the key the probe prints and the hwparams.pc variable are MACRO in lower
+# case without HW_ (HW_L1D_BYTES: hw_cv_l1d_bytes, l1d_bytes).  PROBE is
+# probes/PROBE.c.  TYPE is int or dec; MIN and MAX bound measured and
+# preset values alike; FALLBACK is used when nothing better is known
+# ("none": undefined).  GROUP is the header section, in which values keep
+# their order.  DESCRIPTION, with ", in UNIT" unless the unit is a count,
+# a 0 or 1, a ratio or a rate per cycle, is both the configure message and
+# the header comment, so it must not contain quotes.
 m4_define([_HW_VALUE],
 [m4_bmatch([$1], [^HW_[A-Z0-9_]+$], [],
   [m4_fatal([_HW_VALUE: $1 is not a name HW_...])])dnl

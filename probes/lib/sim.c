@@ -237,25 +237,20 @@ static void unlink_entry(struct assoc *a, size_t set, size_t e)
         a->tail[set] = a->prev[e];
 }
 
+/* Entry e at the front of set's list (head, linked by next) or at its
+ * back (tail, linked by prev): the same insertion with the ends swapped. */
 static void push(struct assoc *a, size_t set, size_t e, int front)
 {
-    if (front) {
-        a->prev[e] = -1;
-        a->next[e] = a->head[set];
-        if (a->head[set] >= 0)
-            a->prev[a->head[set]] = (int32_t)e;
-        a->head[set] = (int32_t)e;
-        if (a->tail[set] < 0)
-            a->tail[set] = (int32_t)e;
-    } else {
-        a->next[e] = -1;
-        a->prev[e] = a->tail[set];
-        if (a->tail[set] >= 0)
-            a->next[a->tail[set]] = (int32_t)e;
-        a->tail[set] = (int32_t)e;
-        if (a->head[set] < 0)
-            a->head[set] = (int32_t)e;
-    }
+    int32_t *near = front ? a->head : a->tail;
+    int32_t *far = front ? a->tail : a->head;
+    int32_t *out = front ? a->next : a->prev, *in = front ? a->prev : a->next;
+    in[e] = -1;
+    out[e] = near[set];
+    if (near[set] >= 0)
+        in[near[set]] = (int32_t)e;
+    near[set] = (int32_t)e;
+    if (far[set] < 0)
+        far[set] = (int32_t)e;
 }
 
 /* A use of entry e: most recent under LRU; under tree PLRU, every node on
