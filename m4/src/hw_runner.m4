@@ -218,8 +218,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:build "*],
     [hw_inject_flags=-DHWPROBE_INJECT_BUILD_ERROR])
   hw_src=$hw_probe_dir/$[1].c
-  # The object compiled ahead (hw_fn_build_lib) serves unless this build
-  # changes what is compiled: a fault injected, a macro defined.
+  # What was built ahead (hw_fn_build_lib) serves unless this build
+  # changes what is compiled (a fault injected, a macro defined), or, for
+  # the program, how it is linked.
+  AS_CASE([$hw_inject_flags:$hw_probe_flags],
+    [:], [AS_IF([test -f $hw_probe_dir/$[1]$ac_exeext],
+      [AS_ECHO(["$as_me: $[1] was linked ahead"]) >&AS_MESSAGE_LOG_FD
+       return 0])])
   AS_CASE([$hw_inject_flags:$hw_probe_flags],
     [:|:-pthread|:-lpthread],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
@@ -237,7 +242,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_opt_flags],
      the project's: the optimisation level its timed code is written for.])],
 [AS_CASE([$[1]],
     [regs|regs.c], [echo "$hw_keep_opt_flags"],
-    [icache|icache.c], [echo "$hw_icache_flags"],
+    [icache|icache.c|unit-setup.c|l1d|l1d.c|caches|caches.c|lines|lines.c|tlb|tlb.c|inclusion|inclusion.c|assoc|assoc.c|vec|vec.c],
+      [echo "$hw_light_flags"],
     [echo "$hw_opt_flags"])])
 AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_lib], [],
@@ -258,24 +264,31 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   # config.log afterwards.  A probe that fails here is compiled again at
   # its turn, where config.log gets the errors; a library file that fails
   # fails them all.
-  # The library is one translation unit (its files' includes, with the
+  # The library is two translation units (their files' includes, with the
   # feature macros of any of them first): compiling each file cost a
-  # compiler's start-up twenty times over.  It leaves out the simulator
-  # (lib/sim.c's stubs), which only the build tree's probes need.
-  {
-    echo '/* The probe library as one translation unit (configure). */'
-    echo '@%:@if defined(__linux__)'
-    echo '@%:@define _GNU_SOURCE'
-    echo '@%:@endif'
-    echo '@%:@define _POSIX_C_SOURCE 200809L'
-    echo '@%:@define _DEFAULT_SOURCE 1'
-    echo '@%:@define HWPROBE_NO_SIM 1'
-    for hw_src in $hw_probe_dir/lib/*.c; do
-      echo "@%:@include \"${hw_src##*/}\""
-    done
-  } >$hw_probe_dir/lib.c
-  mv $hw_probe_dir/lib.c $hw_probe_dir/lib/all.c
-  hw_srcs="$hw_probe_dir/lib/all.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
+  # compiler's start-up twenty times over.  "timed" is the code the probes
+  # time ($hw_timed_lib), "setup" the rest (hw_fn_opt_flags).  Both leave
+  # out the simulator (lib/sim.c's stubs): only the build tree's probes
+  # need it.
+  for hw_unit in timed setup; do
+    {
+      echo '/* Part of the probe library, one translation unit (configure). */'
+      echo '@%:@if defined(__linux__)'
+      echo '@%:@define _GNU_SOURCE'
+      echo '@%:@endif'
+      echo '@%:@define _POSIX_C_SOURCE 200809L'
+      echo '@%:@define _DEFAULT_SOURCE 1'
+      echo '@%:@define HWPROBE_NO_SIM 1'
+      for hw_src in $hw_probe_dir/lib/*.c; do
+        hw_src=${hw_src##*/}
+        AS_CASE([" $hw_timed_lib "], [*" ${hw_src%.c} "*], [hw_in=timed],
+          [hw_in=setup])
+        test $hw_in != $hw_unit || echo "@%:@include \"$hw_src\""
+      done
+    } >$hw_probe_dir/unit-$hw_unit.c
+  done
+  mv $hw_probe_dir/unit-timed.c $hw_probe_dir/unit-setup.c $hw_probe_dir/lib/
+  hw_srcs="$hw_probe_dir/lib/unit-setup.c $hw_probe_dir/lib/unit-timed.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
   for hw_lane in 1 2; do
     (for hw_src in $hw_srcs; do
@@ -294,17 +307,34 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
      done) &
   done
   wait
-  cat $hw_probe_dir/lib/all.log >&AS_MESSAGE_LOG_FD
-  AS_IF([test -f $hw_probe_dir/lib/all.$ac_objext], [],
+  cat $hw_probe_dir/lib/unit-*.log >&AS_MESSAGE_LOG_FD
+  AS_IF([test -f $hw_probe_dir/lib/unit-timed.$ac_objext &&
+         test -f $hw_probe_dir/lib/unit-setup.$ac_objext], [],
     [: >$hw_probe_dir/lib.failed
      hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
      return 1])
+  # Every probe linked ahead too, in the same two lanes; one that takes
+  # flags of its own (threads) is linked again with them at its turn.
+  for hw_lane in 1 2; do
+    (for hw_obj in $hw_probe_dir/*.$ac_objext; do
+       hw_p=${hw_obj%.$ac_objext}
+       mkdir "$hw_p.linked" 2>/dev/null || continue
+       hw_t=`hw_fn_now`
+       hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
+       AS_ECHO(["$as_me: $hw_cmd"]) >>$hw_p.log
+       eval "$hw_cmd" >>$hw_p.log 2>&1 || rm -f "$hw_p$ac_exeext"
+       hw_fn_log_time link ${hw_p##*/} $hw_t
+     done) &
+  done
+  wait
   : >$hw_probe_dir/lib.ok])
 AS_REQUIRE_SHELL_FN([hw_fn_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_exec], [SECONDS COMMAND...],
     [Run COMMAND; kill it after SECONDS.  Exit status 124 means killed.])],
 [hw_limit=$[1]; shift
-  AS_IF([(timeout 10 true) >/dev/null 2>&1],
+  test -n "$hw_timeout" ||
+    AS_IF([(timeout 10 true) >/dev/null 2>&1], [hw_timeout=yes], [hw_timeout=no])
+  AS_IF([test $hw_timeout = yes],
     [timeout -k 1 $hw_limit "$[@]"
      return $?])
   # No timeout(1): a watchdog that cannot hold our output open.
@@ -356,8 +386,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
      hw_unexplained=
      hw_fn_probe_exec "$[@]"])
   hw_t1=`hw_fn_now`
-  hw_probe_seconds=`$AWK -v a=$hw_probe_seconds -v b=$hw_t0 -v c=$hw_t1 \
-    'BEGIN { printf "%.2f", a + c - b }'`
+  # The seconds as a sum for awk to add up once, in the closing notice.
+  hw_probe_seconds="$hw_probe_seconds + $hw_t1 - $hw_t0"
   hw_probes_run="$hw_probes_run $hw_probe"
   AS_IF([test -z "$hw_why"],
     [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
@@ -577,6 +607,7 @@ rm -rf $hw_probe_dir
 # The summary comes last, where it is read.
 AC_CONFIG_COMMANDS_POST(
 [AC_MSG_NOTICE([hwparams ($hw_mode mode${hw_run:+, on the target through HWPARAMS_RUN}): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
+hw_probe_seconds=`$AWK "BEGIN { printf \"%.2f\", $hw_probe_seconds }"`
 AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
@@ -752,15 +783,20 @@ AC_SUBST([HW_LIBM])
 # timed code is written for, whatever the project's own -O: a chain walked
 # at -O0 keeps its pointer on the stack and times a store-forward too.
 # Only regs measures what these CFLAGS make of code (the registers they
-# keep variables in), so it keeps the project's -O; ops and vec time the
-# core's units at the widths -march gives (-O0 read 3.4 additions a cycle
-# where -O2 read 4.8).
-# icache's straight-line kernels come out the same at -O1, in half the
-# compile time.  No probe needs debugging information (-g0 changes no
-# instruction and saves a sixth of the compile time).
+# keep variables in), so it keeps the project's -O; ops times the core's
+# units at the widths -march gives (-O0 read 3.4 additions a cycle where
+# -O2 read 4.8).
+# Code that is not timed needs no -O2: -O1 compiles it in 60% of the
+# time (hw_fn_opt_flags lists it): the library but its timed files
+# ($hw_timed_lib), the probes whose timed code is all in those, icache's
+# straight-line kernels and vec's explicit vectors, which come out the
+# same (vec read the same in three runs each way; ops read 1.5% fewer
+# double FMAs a cycle at -O1, so it stays at -O2).  No probe needs
+# debugging information (-g0 changes no instruction, a sixth less time).
+hw_timed_lib="chain code kernel memory sample timer"
 AS_IF([test "x$GCC" = xyes],
-  [hw_opt_flags="-O2 -g0" hw_icache_flags="-O1 -g0" hw_keep_opt_flags=-g0],
-  [hw_opt_flags= hw_icache_flags= hw_keep_opt_flags=])
+  [hw_opt_flags="-O2 -g0" hw_light_flags="-O1 -g0" hw_keep_opt_flags=-g0],
+  [hw_opt_flags= hw_light_flags= hw_keep_opt_flags=])
 _HW_PROBE_FLAGS
 hw_probe_dir=conftest.hwp
 # Kept after configure (make distclean removes it), unlike conftest.hwp.
@@ -803,7 +839,7 @@ for hw_flag in $LDFLAGS; do
 done
 AS_IF([test "$hw_mode" = measure],
   [AC_MSG_CHECKING([which flags the probes are built with])
-   AC_MSG_RESULT([$CC $CPPFLAGS $hw_probe_cflags${hw_opt_flags:+ $hw_opt_flags (regs: ${hw_keep_opt_flags:-as they are}; icache: $hw_icache_flags)}${hw_probe_stripped:+ (not $hw_probe_stripped: instrumented code times the instrument, not the machine)}])])
+   AC_MSG_RESULT([$CC $CPPFLAGS $hw_probe_cflags${hw_opt_flags:+ $hw_opt_flags (regs: ${hw_keep_opt_flags:-as they are}; code not timed: $hw_light_flags)}${hw_probe_stripped:+ (not $hw_probe_stripped: instrumented code times the instrument, not the machine)}])])
 ])
 
 # _HW_MACHINE
