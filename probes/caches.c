@@ -184,25 +184,36 @@ static void corrected(struct bench *b, size_t readings, size_t n,
     }
 }
 
+/* Whether t, a new time of a point whose minimum is *min (0: none yet),
+ * improves it by more than noise; *min keeps the minimum. */
+static int improves(double t, double *min)
+{
+    int better = *min == 0.0 || t < *min * (1.0 - HWP_IMPROVEMENT);
+    if (*min == 0.0 || t < *min)
+        *min = t;
+    return better;
+}
+
 /* One round over footprints `from` to `until - 1`, readings `first` to
- * `first + HWHIER_PLACEMENTS - 1`: each point keeps its minimum.  Returns
- * the points measured: with `stop`, the round stops an octave into
- * memory. */
+ * `first + HWHIER_PLACEMENTS - 1`: each point keeps its minimum, and a
+ * footprint timed again stops once PATIENCE placements in a row did not
+ * improve theirs (as a trial does, hwprobe.h): noise that spoilt most of
+ * its readings spoilt one of the first PATIENCE.  Returns the points
+ * measured: with `stop`, the round stops an octave into memory. */
 static size_t sweep(struct bench *b, size_t first, size_t from,
                     size_t until, int stop, struct hwhier_curves *c)
 {
-    size_t i, p;
+    size_t i, p, calm;
     for (i = from; i < until; i++) {
         if (first == 0)
             time_tlb(b, i);
-        for (p = 0; p < placements(b, i); p++) {
+        for (p = 0, calm = 0; p < placements(b, i) && calm < PATIENCE; p++) {
             size_t r = first + p;
-            double t = time_round_robin(b, b->x[i], r, 0);
-            double d = time_round_robin(b, b->x[i], r, 1);
-            if (b->raw[r][i] == 0.0 || t < b->raw[r][i])
-                b->raw[r][i] = t;
-            if (b->desc[r][i] == 0.0 || d < b->desc[r][i])
-                b->desc[r][i] = d;
+            int t = improves(time_round_robin(b, b->x[i], r, 0),
+                             &b->raw[r][i]);
+            int d = improves(time_round_robin(b, b->x[i], r, 1),
+                             &b->desc[r][i]);
+            calm = t || d ? 0 : calm + 1;
         }
         hwp_log("%.3f s: %.0f bytes", hwp_elapsed(), b->x[i]);
         if (stop) {

@@ -131,9 +131,11 @@ double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io);
  * core leaves its idle frequency before the trials count. */
 void hwp_warm_up(hwp_kernel k, void *ctx, double until);
 
+/* An improvement of a minimum smaller than this is noise, not progress. */
+#define HWP_IMPROVEMENT 0.005
 /* Minimum seconds per repetition over adaptive trials: stop when the minimum
- * has not improved by more than 0.5% for `patience` trials in a row, after
- * max_trials, or when the budget runs out. */
+ * has not improved by more than HWP_IMPROVEMENT for `patience` trials in a
+ * row, after max_trials, or when the budget runs out. */
 double hwp_min_time(hwp_kernel k, void *ctx, int patience, int max_trials);
 /* The same with every trial `reps` repetitions or more: a whole cycle of
  * a chain whose loads do not all cost the same, so that no trial catches

@@ -6,8 +6,6 @@
 
 #include <stdlib.h>
 
-/* An improvement smaller than this is noise, not progress. */
-#define IMPROVEMENT 0.005
 #define MAX_REPS (1L << 40)
 
 double hwp_time_per_rep(hwp_kernel k, void *ctx, long *reps_io)
@@ -49,7 +47,7 @@ double hwp_min_time_reps(hwp_kernel k, void *ctx, long reps, int patience,
         if (hwp_budget_left() <= 0.0)
             break;
         t = hwp_time_per_rep(k, ctx, &reps);
-        calm = t < best * (1.0 - IMPROVEMENT) ? 0 : calm + 1;
+        calm = t < best * (1.0 - HWP_IMPROVEMENT) ? 0 : calm + 1;
         if (t < best)
             best = t;
     }
@@ -83,7 +81,7 @@ static size_t sweep_round(hwp_point_fn point, void *ctx, size_t npoints,
             continue;
         k = point(ctx, i, &kctx);
         t = hwp_time_per_rep(k, kctx, &reps[i]);
-        if (first || t < best[i] * (1.0 - IMPROVEMENT))
+        if (first || t < best[i] * (1.0 - HWP_IMPROVEMENT))
             calm[i] = 0;
         else
             calm[i]++;
