@@ -427,9 +427,10 @@ static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
         why = "more cache levels than hwparams names (four)";
     for (j = 0; j < KEYED_LEVELS; j++) {
         if (why == NULL && j >= h->known) {
-            hwp_absent(size_key[j], unknown);
+            const char *not = h->why_known ? h->why_known : unknown;
+            hwp_absent(size_key[j], not);
             if (latency_key[j])
-                hwp_absent(latency_key[j], unknown);
+                hwp_absent(latency_key[j], not);
             continue;
         }
         if (j >= caches) {

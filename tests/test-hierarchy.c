@@ -247,6 +247,37 @@ static void served_past(void)
            "quarter: the count is withheld", c.x[i] / MIB);
 }
 
+/* Stage 10: the L3 of a host that takes a chain in only after enough
+ * passes, as recorded (tests/data/xeon-emr-kvm): near memory's cost up
+ * to 8 MiB, then 40 ns, then 60 ns before memory. */
+static void fell(void)
+{
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    size_t r, i;
+    machine3_to(&c, 256 * MIB);
+    for (i = 0; i < c.n; i++)
+        for (r = 0; r < c.readings; r++)
+            if (c.x[i] > 1 * MIB && c.x[i] <= 32 * MIB)
+                c.y[r][i] = c.x[i] <= 8 * MIB ? 80.0
+                            : c.x[i] <= 16 * MIB ? 40.0 : 60.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.known == 2 && h.why_known != NULL && h.why_count != NULL
+               && h.size[0] == ends3[0] && h.size[1] == ends3[1] && h.memory
+               && near(h.ns[h.levels - 1], 90.0),
+           "a curve that falls 80 -> 40 ns: the L1, the L2 and memory stand, "
+           "the level after them and the count do not (known %zu of %zu)",
+           h.known, h.levels);
+    for (i = 0; i < c.n; i++)
+        for (r = 0; r < c.readings; r++)
+            if (c.x[i] > 8 * MIB && c.x[i] <= 16 * MIB)
+                c.y[r][i] = 60.0;
+    hwhier_analyse(&c, &h);
+    check(h.why_known == NULL,
+          "a dip of 80 -> 60 ns, less than a step: not a fall (stage 9 may "
+          "still see a cache past the levels found)");
+}
+
 static void cross_checks(void)
 {
     static struct hwhier_curves c;
@@ -281,6 +312,7 @@ int main(void)
     at_memory();
     far_memory();
     served_past();
+    fell();
     cross_checks();
     return check_done();
 }

@@ -100,6 +100,27 @@ static void spikes(void)
           "a spike inside a level leaves it as it was");
 }
 
+/* How far a curve falls: not at all on a machine's steps, nor at a
+ * spike; by the ratio, from the higher point, where it dips. */
+static void falls(void)
+{
+    double x[HWLEVEL_MAX_POINTS], y[HWLEVEL_MAX_POINTS];
+    double ends[] = {49152, 2097152, 33554432}, lv[] = {1.2, 4, 16, 60};
+    size_t n, at, i;
+    n = synth(x, y, ends, lv, 3, 0, 0);
+    check(hwlevel_fall(y, n, &at) == 1.0, "a machine's steps: no fall");
+    y[22] *= 3.0;
+    check(hwlevel_fall(y, n, &at) == 1.0, "a spike is not a fall");
+    n = synth(x, y, ends, lv, 3, 0, 0);
+    for (i = 0; i < n; i++)
+        if (x[i] > 4e6 && x[i] <= 8e6)
+            y[i] = 40.0;
+    checkf(within(hwlevel_fall(y, n, &at), 2.49, 2.51) && x[at] <= 8e6
+               && x[at] > 4e6,
+           "40 ns at 4-8 MB, 16 after: a fall of 2.5 from %.0f bytes",
+           x[at]);
+}
+
 /* A curve that ends on a rise past its last level: one level more, open,
  * its edge known. */
 static void open_end(void)
@@ -417,6 +438,7 @@ int main(void)
 {
     synthetic();
     spikes();
+    falls();
     open_end();
     machines();
     seeds();

@@ -149,6 +149,33 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
     }
 }
 
+/* Stage 10: a curve that falls by a step (hwlevel_fall) was timed while
+ * a level changed what it keeps (an adaptive last level taking a chain in
+ * after enough passes): the levels whose edges lie past where the fall
+ * begins, and the count, are not known.  Memory, read where the curve
+ * settled after it and checked further on, stands. */
+static void fell(const struct hwhier_curves *c, const double *mid,
+                 struct hwhier_hierarchy *h)
+{
+    size_t at, j;
+    double fall = hwlevel_fall(mid, c->n, &at);
+    if (fall < HWLEVEL_STEP || h->levels == 0)
+        return;
+    for (j = 0; j + 1 < h->levels && h->size[j] < c->x[at]; j++)
+        ;
+    hwp_log("the curve falls %.2fx from %.0f bytes on: levels from %zu on "
+            "not known", fall, c->x[at], j + 1);
+    if (j < h->known) {
+        h->known = j;
+        h->why_known = "the chain ran faster as it grew (a fall of a "
+                       "level's step): a cache changed what it keeps "
+                       "during the sweep, so this level is not known";
+    }
+    if (h->why_count == NULL)
+        h->why_count = "the chain ran faster as it grew: a cache changed "
+                       "what it keeps during the sweep";
+}
+
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
     double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
@@ -231,6 +258,7 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
         far_memory(c, h);
     if (h->memory)
         served_past(c, mid, h);
+    fell(c, mid, h);
 }
 
 const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,

@@ -79,7 +79,10 @@ struct hwhier_hierarchy {
                                      reached it */
     const char *why_count;        /* why the count is not known, when a
                                      level past the last found was seen
-                                     but not resolved (stage 9) */
+                                     but not resolved (stage 9) or the
+                                     curve fell (stage 10) */
+    const char *why_known;        /* why the levels from `known` on are
+                                     not known, when the curve fell */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
@@ -101,8 +104,10 @@ int hwhier_at_memory(const double *x, const double *ns, size_t i);
  * least HWHIER_MEMORY_MIN_NS and the curve has settled at its end, its
  * latency the last octave's, unless memory timed further on (c->far_ns)
  * is slower, which sets `why_count`; a level of one flat point between
- * two found ones, in most readings, sets `known`.  agree counts the
- * readings that show as many levels on their own. */
+ * two found ones, in most readings, sets `known`, and so does a curve
+ * that falls (hwlevel_fall), for the levels from the fall on, with
+ * `why_known` and `why_count`.  agree counts the readings that show as
+ * many levels on their own. */
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 
 /* Cross-checks before anything is written or passed on: sizes and

@@ -49,6 +49,26 @@ static void median3(const double *y, size_t n, double *out)
     }
 }
 
+double hwlevel_fall(const double *y, size_t n, size_t *at)
+{
+    double z[HWLEVEL_MAX_POINTS], s[HWLEVEL_MAX_POINTS], fall = 1.0;
+    size_t i, top = 0;
+    *at = 0;
+    if (n == 0 || n > HWLEVEL_MAX_POINTS)
+        return fall;
+    despike(y, n, z);
+    median3(z, n, s);
+    for (i = 1; i < n; i++) {
+        if (s[i - 1] > s[top])
+            top = i - 1;
+        if (s[i] > 0.0 && s[top] / s[i] > fall) {
+            fall = s[top] / s[i];
+            *at = top;
+        }
+    }
+    return fall;
+}
+
 void hwlevel_clean(const double *y, size_t n, double *out)
 {
     double z[HWLEVEL_MAX_POINTS];

@@ -60,6 +60,14 @@ size_t hwlevel_hidden_level(const double *x, const double *y, size_t n,
                         size_t levels, const size_t *start,
                         const size_t *end, const double *lat, size_t *at);
 
+/* How far the curve falls: stage 1's curve before its isotonic fit
+ * (spikes out, a median of three), the largest ratio of a point to a
+ * later one, 1 when it never falls; *at, that earlier point.  A cost does
+ * not fall as the footprint grows while the machine stays as it was, so
+ * a fall of HWLEVEL_STEP says a level changed what it keeps during the
+ * sweep (stage 10 of docs/analysis.md). */
+double hwlevel_fall(const double *y, size_t n, size_t *at);
+
 /* Where a level of latency lo ends, before the next of latency hi: the
  * last footprint from index `from` on before the cleaned curve first
  * passes a quarter of the way from lo to hi (on log scales).  A quarter,
