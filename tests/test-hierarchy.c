@@ -215,6 +215,13 @@ static void far_memory(void)
     checkf(h.memory && h.why_count != NULL && near(h.ns[3], 123.0),
            "far points 10%% slower: a level seen, not resolved; memory is "
            "theirs (%.1f ns)", h.ns[3]);
+    c.far_ns[0] = 93.0;
+    c.far_ns[1] = 101.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 97.0),
+           "the farther point alone 10%% slower: the same (%.1f ns)",
+           h.ns[3]);
+    c.far_ns[0] = 120.0;
     c.far_ns[1] = 160.0;
     hwhier_analyse(&c, &h);
     check(!h.memory && h.why_count != NULL && h.why_mem != NULL,

@@ -91,9 +91,10 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
 /* Stage 9: memory timed again two and three octaves on.  A cache that
  * serves part of a chain only (a share of a cache other programs fill;
  * one that keeps a working set only once it has been walked several
- * times) settles the curve early and fast: when even the nearer far point
- * is 10% slower, a level was seen but not resolved, and the far points
- * are memory if they are flat (levels.h: the page walks still grow). */
+ * times) settles the curve early and fast: when a far point is 10%
+ * slower, the curve did not settle on memory's own cost, a level was seen
+ * but not resolved, and the far points are memory if they are flat
+ * (levels.h: the page walks still grow). */
 static void far_memory(const struct hwhier_curves *c,
                        struct hwhier_hierarchy *h)
 {
@@ -107,10 +108,10 @@ static void far_memory(const struct hwhier_curves *c,
     }
     hwp_log("memory further on: %.2f-%.2f ns at %.0f-%.0f bytes", lo, hi,
             c->far_x[0], c->far_x[c->nfar - 1]);
-    if (c->far_ns[0] > HWHIER_SETTLED * h->ns[m]) {
+    if (hi > HWHIER_SETTLED * h->ns[m]) {
         h->why_count = "a cache past the last level found still served "
                        "part of the chain where the curve settled (memory "
-                       "two octaves on is 10% slower): seen, not resolved";
+                       "further on is 10% slower): seen, not resolved";
         h->ns[m] = (lo + hi) / 2.0;
         if (hi > HWLEVEL_FLAT * lo) {
             h->memory = 0;
