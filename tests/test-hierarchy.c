@@ -281,7 +281,7 @@ static void fell(void)
                 c.y[r][i] = 60.0;
     hwhier_analyse(&c, &h);
     check(h.why_known == NULL,
-          "a dip of 80 -> 60 ns, less than a step: not a fall (stage 9 may "
+          "a dip of 80 -> 60 ns, less than a level wobbles: not a fall (stage 9 may "
           "still see a cache past the levels found)");
 }
 

@@ -150,7 +150,8 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
     }
 }
 
-/* Stage 10: a curve that falls by a step (hwlevel_fall) was timed while
+/* Stage 10: a curve that falls by more than a level wobbles
+ * (hwlevel_fall, HWLEVEL_WOBBLE) was timed while
  * a level changed what it keeps (an adaptive last level taking a chain in
  * after enough passes): the levels whose edges lie past where the fall
  * begins, and the count, are not known.  Memory, read where the curve
@@ -160,7 +161,7 @@ static void fell(const struct hwhier_curves *c, const double *mid,
 {
     size_t at, j;
     double fall = hwlevel_fall(mid, c->n, &at);
-    if (fall < HWLEVEL_STEP || h->levels == 0)
+    if (fall < HWLEVEL_WOBBLE || h->levels == 0)
         return;
     for (j = 0; j + 1 < h->levels && h->size[j] < c->x[at]; j++)
         ;
@@ -168,8 +169,8 @@ static void fell(const struct hwhier_curves *c, const double *mid,
             "not known", fall, c->x[at], j + 1);
     if (j < h->known) {
         h->known = j;
-        h->why_known = "the chain ran faster as it grew (a fall of a "
-                       "level's step): a cache changed what it keeps "
+        h->why_known = "the chain ran faster as it grew (by more than a "
+                       "level wobbles): a cache changed what it keeps "
                        "during the sweep, so this level is not known";
     }
     if (h->why_count == NULL)

@@ -22,8 +22,9 @@
  * more on every machine we model (an eDRAM L4 before DRAM: 2.1x; L1 to
  * L2: 3x), TLB levels by more, while the steps inside one level (page
  * colours, a neighbour's share of a shared level, a prefetcher a chain
- * half defeats) stay under 1.4x. */
+ * half defeats) stay under HWLEVEL_WOBBLE. */
 #define HWLEVEL_STEP 1.6
+#define HWLEVEL_WOBBLE 1.4
 
 /* Stage 1: the curve as the analysis sees it, into out: spikes out,
  * noise smoothed (a median of three), then the isotonic fit (Sandoval
@@ -63,9 +64,10 @@ size_t hwlevel_hidden_level(const double *x, const double *y, size_t n,
 /* How far the curve falls: stage 1's curve before its isotonic fit
  * (spikes out, a median of three), the largest ratio of a point to a
  * later one, 1 when it never falls; *at, that earlier point.  A cost does
- * not fall as the footprint grows while the machine stays as it was, so
- * a fall of HWLEVEL_STEP says a level changed what it keeps during the
- * sweep (stage 10 of docs/analysis.md). */
+ * not fall as the footprint grows while the machine stays as it was, and
+ * a level wobbles by less than HWLEVEL_WOBBLE, so a fall of that much says
+ * a level changed what it keeps during the sweep (stage 10 of
+ * docs/analysis.md). */
 double hwlevel_fall(const double *y, size_t n, size_t *at);
 
 /* Where a level of latency lo ends, before the next of latency hi: the
