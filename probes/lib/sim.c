@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -833,6 +834,25 @@ static int level_key(struct parse *ps, struct hwsim_level *l, const char *key,
     return bad(ps, "unknown key", key);
 }
 
+/* The keys whose value is n numbers, and where in the machine they go. */
+static const struct {
+    const char *key;
+    size_t at;
+    int n;
+} number_keys[] = {
+    { "mhz", offsetof(struct hwsim_machine, mhz), 1 },
+    { "page_bytes", offsetof(struct hwsim_machine, page), 1 },
+    { "memory_ns", offsetof(struct hwsim_machine, memory_ns), 1 },
+    { "tlb1", offsetof(struct hwsim_machine, tlb), 2 },
+    { "tlb2", offsetof(struct hwsim_machine, tlb) + 3 * sizeof(double), 3 },
+    { "walk_cycles", offsetof(struct hwsim_machine, walk_cycles), 1 },
+    { "noise", offsetof(struct hwsim_machine, noise), 1 },
+    { "seed", offsetof(struct hwsim_machine, seed), 1 },
+    { "timer_ns", offsetof(struct hwsim_machine, timer_ns), 1 },
+    { "prefetch_queue", offsetof(struct hwsim_machine, queue), 1 },
+    { "prefetch_trigger", offsetof(struct hwsim_machine, trigger), 1 },
+    { NULL, 0, 0 } };
+
 /* One "key = value" of the file. */
 static int parse_line(struct parse *ps, struct hwsim_machine *m,
                       const char *key, const char *v)
@@ -869,30 +889,13 @@ static int parse_line(struct parse *ps, struct hwsim_machine *m,
     }
     if (strcmp(key, "source") == 0)
         return 0;
-    if (strcmp(key, "mhz") == 0)
-        return numbers(ps, key, v, &m->mhz, 1);
-    if (strcmp(key, "page_bytes") == 0)
-        return numbers(ps, key, v, &m->page, 1);
-    if (strcmp(key, "memory_ns") == 0)
-        return numbers(ps, key, v, &m->memory_ns, 1);
-    if (strcmp(key, "tlb1") == 0)
-        return numbers(ps, key, v, m->tlb[0], 2);
-    if (strcmp(key, "tlb2") == 0)
-        return numbers(ps, key, v, m->tlb[1], 3);
-    if (strcmp(key, "walk_cycles") == 0)
-        return numbers(ps, key, v, &m->walk_cycles, 1);
     if (strcmp(key, "prefetch") == 0)
         return choice(ps, key, v, pfs, &m->prefetch);
-    if (strcmp(key, "noise") == 0)
-        return numbers(ps, key, v, &m->noise, 1);
-    if (strcmp(key, "seed") == 0)
-        return numbers(ps, key, v, &m->seed, 1);
-    if (strcmp(key, "timer_ns") == 0)
-        return numbers(ps, key, v, &m->timer_ns, 1);
-    if (strcmp(key, "prefetch_queue") == 0)
-        return numbers(ps, key, v, &m->queue, 1);
-    if (strcmp(key, "prefetch_trigger") == 0)
-        return numbers(ps, key, v, &m->trigger, 1);
+    for (j = 0; number_keys[j].key != NULL; j++)
+        if (strcmp(key, number_keys[j].key) == 0)
+            return numbers(ps, key, v,
+                           (double *)((char *)m + number_keys[j].at),
+                           number_keys[j].n);
     return bad(ps, "unknown key", key);
 }
 
