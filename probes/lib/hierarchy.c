@@ -150,12 +150,12 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
     }
 }
 
-/* Stage 10: a curve that falls by more than a level wobbles
- * (hwlevel_fall, HWLEVEL_WOBBLE) was timed while
- * a level changed what it keeps (an adaptive last level taking a chain in
- * after enough passes): the levels whose edges lie past where the fall
- * begins, and the count, are not known.  Memory, read where the curve
- * settled after it and checked further on, stands. */
+/* Stage 10: a curve that falls by more than a level wobbles (hwlevel_fall,
+ * HWLEVEL_WOBBLE) was timed while a level changed what it keeps (an
+ * adaptive last level taking a chain in after enough passes): the levels
+ * whose edges lie past where the fall begins, and the count, are not
+ * known.  Memory, read where the curve settled after it and checked
+ * further on, stands. */
 static void fell(const struct hwhier_curves *c, const double *mid,
                  struct hwhier_hierarchy *h)
 {
