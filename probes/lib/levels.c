@@ -49,15 +49,22 @@ static void median3(const double *y, size_t n, double *out)
     }
 }
 
+/* Stage 1 before its isotonic fit: spikes out, then a median of three. */
+static void smooth(const double *y, size_t n, double *out)
+{
+    double z[HWLEVEL_MAX_POINTS];
+    despike(y, n, z);
+    median3(z, n, out);
+}
+
 double hwlevel_fall(const double *y, size_t n, size_t *at)
 {
-    double z[HWLEVEL_MAX_POINTS], s[HWLEVEL_MAX_POINTS], fall = 1.0;
+    double s[HWLEVEL_MAX_POINTS], fall = 1.0;
     size_t i, top = 0;
     *at = 0;
     if (n == 0 || n > HWLEVEL_MAX_POINTS)
         return fall;
-    despike(y, n, z);
-    median3(z, n, s);
+    smooth(y, n, s);
     for (i = 1; i < n; i++) {
         if (s[i - 1] > s[top])
             top = i - 1;
@@ -71,9 +78,7 @@ double hwlevel_fall(const double *y, size_t n, size_t *at)
 
 void hwlevel_clean(const double *y, size_t n, double *out)
 {
-    double z[HWLEVEL_MAX_POINTS];
-    despike(y, n, z);
-    median3(z, n, out);
+    smooth(y, n, out);
     hwcurve_monotone(out, NULL, n, out);
 }
 
