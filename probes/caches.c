@@ -498,7 +498,10 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
         hwhier_analyse(c, h);
     }
     *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
-    if ((*why != NULL || 2 * h->agree <= h->of || h->known < h->levels)
+    /* A curve that fell (stage 10) was timed while a cache changed what
+     * it keeps; more placements of the same footprints cannot undo that. */
+    if ((*why != NULL || 2 * h->agree <= h->of
+         || (h->known < h->levels && h->why_known == NULL))
         && hwp_budget_left() > hwp_elapsed() / 4.0) {
         hwp_log("measuring again: %s", *why ? *why
                 : h->known < h->levels ? "a level of one footprint"
