@@ -252,6 +252,19 @@ static void served_past(void)
     checkf(h.memory && h.why_count != NULL,
            "a point at %.0f MiB at 50 ns, where the caches found serve a "
            "quarter: the count is withheld", c.x[i] / MIB);
+    /* A curve its budget ended on a rise: no memory, no far points; the
+     * last level's median stands in for memory. */
+    machine3_to(&c, 256 * MIB);
+    for (r = 0; r < c.readings; r++)
+        c.y[r][c.n - 1] = 120.0;
+    hwhier_analyse(&c, &h);
+    check(!h.memory && h.why_count == NULL,
+          "a curve that ends on a rise: memory withheld, the count stands");
+    for (r = 0; r < c.readings; r++)
+        c.y[r][i] = 50.0;
+    hwhier_analyse(&c, &h);
+    check(!h.memory && h.why_count != NULL,
+          "... and with the fast point, the count is withheld too");
 }
 
 /* Stage 10: the L3 of a host that takes a chain in only after enough

@@ -127,14 +127,17 @@ static void far_memory(const struct hwhier_curves *c,
 
 /* Stage 9, on the curve itself: the caches found hold at most twice their
  * effective sizes, and no cache serves more of a chain than it holds, so
- * past four times their sum a point is at least memory's latency less
- * that share of the way to the L1's.  A point 10% faster was served by a
- * cache past them (the curve went on past the far points' reach). */
+ * past four times their sum a point is at least memory's latency, `mem`,
+ * less that share of the way to the L1's.  A point 10% faster was served
+ * by a cache past them (the curve went on past the far points' reach, or
+ * never settled: then `mem` is the last level's median, which a curve
+ * still rising only understates).  Noise only slows a chain, so one fast
+ * point is enough. */
 static void served_past(const struct hwhier_curves *c, const double *mid,
-                        struct hwhier_hierarchy *h)
+                        double mem, struct hwhier_hierarchy *h)
 {
     size_t m = h->levels - 1, i, j;
-    double held = 0.0, fast = h->ns[0], mem = h->ns[m];
+    double held = 0.0, fast = h->ns[0];
     for (j = 0; j < m; j++)
         held += 2.0 * h->size[j];
     for (i = 0; i < c->n && h->why_count == NULL; i++) {
@@ -255,11 +258,11 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
         if (!h->memory)
             h->why_mem = "the curve still rises by 10% an octave or more "
                          "where it ends: memory's latency lies beyond it";
+        if (h->memory)
+            far_memory(c, h);
+        served_past(c, mid,
+                    h->memory ? h->ns[h->levels - 1] : lat[h->levels - 1], h);
     }
-    if (h->memory)
-        far_memory(c, h);
-    if (h->memory)
-        served_past(c, mid, h);
     fell(c, mid, h);
 }
 
