@@ -196,7 +196,8 @@ static void choose_footprints(struct locality *x)
     double l1 = hwp_input("l1d_effective_bytes", 0.0);
     double l2 = hwp_input("l2_effective_bytes", 0.0);
     double l3 = hwp_input("l3_effective_bytes", 0.0);
-    double llc = hwp_input("llc_effective_bytes", l3 > l2 ? l3 : l2);
+    double llc_given = hwp_input("llc_effective_bytes", 0.0);
+    double llc = llc_given > 0.0 ? llc_given : l3 > l2 ? l3 : l2;
     double m = 4.0 * llc;
     size_t page = x->page;
     x->footprint[L2] = level_footprint(x, L2, l2, l1);
@@ -207,8 +208,10 @@ static void choose_footprints(struct locality *x)
     x->footprint[L2_HALF] = x->footprint[L2] / 2 / page * page;
     x->footprint[L3_HALF] = x->footprint[L3] / 2 / page * page;
     /* Effective sizes are conservative, so four times the L2's is past
-     * the L2 itself; it must still fit the last level. */
-    if (x->footprint[L2] > 0 && 4.0 * l2 <= llc
+     * the L2 itself; it must still fit the last level.  With the last
+     * level withheld it reads whatever follows the L2: judged against
+     * memory alone, a CPU reading from the L3 can look near. */
+    if (x->footprint[L2] > 0 && (llc_given <= 0.0 || 4.0 * l2 <= llc)
         && 4.0 * l2 <= (double)MAX_FOOTPRINT) {
         x->footprint[PAST_L2] = (size_t)(4.0 * l2 / (double)page) * page;
         x->scrub_bytes[PAST_L2] = x->scrub_bytes[L2];
