@@ -402,8 +402,15 @@ static const char *const latency_key[] = { NULL, "l2_latency_cycles",
     "l3_latency_cycles", "l4_latency_cycles" };
 #define KEYED_LEVELS (sizeof size_key / sizeof size_key[0])
 
-static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
+/* Latencies in cycles are held to the L1's, which this sweep timed
+ * first, in the cycles the l1d probe counted against the clock timed
+ * beside it (lib/clock.h): the clock probe's rate, read earlier, may not
+ * be the one the sweep ran at.  Without them, the clock probe's rate. */
+static void emit(const struct hwhier_hierarchy *h, double mhz,
+                 double l1_cycles, const char *why)
 {
+    double rate = l1_cycles > 0.0 && h->ns[0] > 0.0
+                  ? 1e3 * l1_cycles / h->ns[0] : mhz;
     static const char beyond[] = "the chain ended on a rise past its last "
                                  "cache level, before it saw what follows";
     char fewer[80], unknown[120];
@@ -451,7 +458,7 @@ static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
                            h->size[j]);
         }
         if (latency_key[j])
-            emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], mhz,
+            emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], rate,
                         why ? why : h->why_ns);
     }
     if (why != NULL || h->open || h->known < h->levels || h->why_count)
@@ -463,7 +470,7 @@ static void emit(const struct hwhier_hierarchy *h, double mhz, const char *why)
     why = why ? why : h->open ? beyond
                     : h->why_mem ? h->why_mem
                     : !h->memory ? "the chain ended before memory" : h->why_ns;
-    emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, mhz,
+    emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, rate,
                 why);
     if (h->memory && h->ns[caches] > 0.0)
         hwp_emit_dec("mem_latency_ns", h->ns[caches]);
@@ -519,10 +526,12 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     return readings;
 }
 
-/* Its inputs (hwp_init): the clock, for cycles; L1D's size and line,
- * where the sweep starts; max_mib, a person's cap on the sweep. */
+/* Its inputs (hwp_init): the clock and the L1's latency, for cycles
+ * (emit); L1D's size and line, where the sweep starts; max_mib, a
+ * person's cap on the sweep. */
 static const char *const probe_inputs[] = {
-    "cpu_mhz", "l1d_bytes", "l1d_line_bytes", "max_mib", NULL};
+    "cpu_mhz", "l1d_bytes", "l1d_line_bytes", "l1d_latency_cycles", "max_mib",
+    NULL};
 
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {
@@ -536,7 +545,7 @@ int main(int argc, char **argv)
     static struct bench b;
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
-    double mhz, l1d_bytes;
+    double mhz, l1d_bytes, l1_cycles;
     size_t readings;
     const char *why = NULL;
 
@@ -545,6 +554,7 @@ int main(int argc, char **argv)
      * makes levels of its own (a fourth under a memory hog). */
     hwp_quiet();
     mhz = hwp_input("cpu_mhz", 0.0);
+    l1_cycles = hwp_input("l1d_latency_cycles", 0.0);
     l1d_bytes = hwp_input("l1d_bytes", 0.0);
     b.page = hwmem_os_page();
     b.line = (size_t)hwp_input("l1d_line_bytes", 64.0);
@@ -577,6 +587,10 @@ int main(int argc, char **argv)
     why = hwhier_cross_check(&h, c.x, c.n, l1d_bytes);
     if (h.levels < 2)
         hwp_skip("no cache level boundary in the chain's curve");
-    emit(&h, mhz, why);
+    if (l1_cycles > 0.0 && mhz > 0.0 && h.ns[0] > 0.0)
+        hwp_log("the L1 at %.2f ns is %.2f cycles at the clock probe's "
+                "rate, %.0f counted beside the clock", h.ns[0],
+                h.ns[0] * mhz * 1e-3, l1_cycles);
+    emit(&h, mhz, l1_cycles, why);
     return hwp_finish();
 }

@@ -3,7 +3,8 @@ probe_lib_sources = \
 	probes/lib/hwprobe.h probes/lib/probe.c probes/lib/timer.c \
 	probes/lib/sample.c probes/lib/analysis.h probes/lib/analysis.c \
 	probes/lib/sim.h probes/lib/sim.c \
-	probes/lib/tlbcost.h probes/lib/tlbcost.c
+	probes/lib/tlbcost.h probes/lib/tlbcost.c \
+	probes/lib/clock.h probes/lib/clock.c
 probe_sources = probes/timer.c probes/clock.c
 probe_programs = probes/timer probes/clock
 

@@ -109,6 +109,7 @@ dnl l1d: touches at most 16 MiB.
 _HW_RUN([l1d], [2])
 _HW_EXPORT([l1d_bytes])
 _HW_EXPORT([l1d_line_bytes])
+_HW_EXPORT([l1d_latency_cycles])
 _HW_VALUE([HW_CACHE_LEVELS], [caches], [int], [1], [8], [1], [count],
   [caches], [data-side cache levels found by the latency chain])dnl
 _HW_VALUE([HW_L1D_EFFECTIVE_BYTES], [caches], [int], [1024], [16777216], [32768], [bytes],

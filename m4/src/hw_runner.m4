@@ -793,7 +793,7 @@ AC_SUBST([HW_LIBM])
 # same (vec read the same in three runs each way; ops read 1.5% fewer
 # double FMAs a cycle at -O1, so it stays at -O2).  No probe needs
 # debugging information (-g0 changes no instruction, a sixth less time).
-hw_timed_lib="chain code kernel memory sample timer"
+hw_timed_lib="chain clock code kernel memory sample timer"
 AS_IF([test "x$GCC" = xyes],
   [hw_opt_flags="-O2 -g0" hw_light_flags="-O1 -g0" hw_keep_opt_flags=-g0],
   [hw_opt_flags= hw_light_flags= hw_keep_opt_flags=])
