@@ -5,8 +5,11 @@
  * multiply, divide, multiply-add on float and double), c independent
  * chains for each c in chains[] (lib/ops_kernel.h) give the latency (one
  * chain), the most operations per cycle any c reaches, and how many are in
- * flight at once (latency times throughput).  Cycles come from cpu_mhz,
- * the clock probe's.  Multiply-add is a * b + c under the user's flags:
+ * flight at once (latency times throughput).  Cycles are those of the
+ * one-chain integer additions of the same sweep, the clock probe's chain
+ * (lib/clock.h): timed beside the rest, at the rate they ran at, where
+ * the clock probe's rate may be another turbo bin's; cpu_mhz only checks
+ * that the additions run one a cycle.  Multiply-add is a * b + c under the user's flags:
  * has_fma says whether it then runs as fast as a multiply, and has_fpu
  * whether a double addition takes under 10 cycles (more is emulation).
  */
@@ -158,7 +161,7 @@ static struct op ops[] = {
     {"fdiv64", fdiv64_kernels, 0, 0}, {"fma64", fma64_kernels, 0, 0},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
-enum { IADD32 = 0, FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
+enum { IADD32 = 0, IADD64 = 3, FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
 
 static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
@@ -199,22 +202,32 @@ static void emit(const struct op *o)
     hwp_emit_int(key, (long long)(flight < 1 ? 1 : flight));
 }
 
-/* The experiment is valid only if a chain of integer additions runs at one
- * per cycle of the clock probe's clock, as it did there (X-Ray 3.1); code
- * that keeps the chain in memory (Clang ignores `register` without
- * optimisation) would time the store forwarding instead. */
-static int adds_one_a_cycle(void)
+/* The one-chain additions' step, the faster of the 32- and the 64-bit
+ * one (noise only slows a reading, and the first kernel timed can catch a
+ * clock still rising), in cycles of the clock probe's clock. */
+static double add_cycles(double cycle_s)
 {
-    return ops[IADD32].latency >= 0.75 && ops[IADD32].latency <= 1.4;
+    double a = best[IADD32 * NCHAINS], b = best[IADD64 * NCHAINS];
+    return (a < b ? a : b) / OPS_STEPS / cycle_s;
 }
 
-static void check_valid(void)
+/* The experiment is valid only if a chain of integer additions runs at one
+ * per cycle of the clock probe's clock, as it did there (X-Ray 3.1), give
+ * or take the turbo bins between the two; code that keeps the chain in
+ * memory (Clang ignores `register` without optimisation) would time the
+ * store forwarding instead. */
+static int adds_one_a_cycle(double cycle_s)
+{
+    return add_cycles(cycle_s) >= 0.75 && add_cycles(cycle_s) <= 1.4;
+}
+
+static void check_valid(double cycle_s)
 {
 #if defined(__clang__) && !defined(__OPTIMIZE__)
     hwp_skip("compiled by Clang without optimisation: variables live in "
              "memory");
 #endif
-    if (!adds_one_a_cycle())
+    if (!adds_one_a_cycle(cycle_s))
         hwp_skip("dependent integer additions do not run one per cycle "
                  "with these flags");
 }
@@ -229,7 +242,7 @@ static int is_fused(const struct op *fma, const struct op *mul,
            fma->latency < mul->latency + add->latency - 0.5;
 }
 
-/* Its input (hwp_init): the clock, for latencies in cycles. */
+/* Its input (hwp_init): the clock, to check the additions by. */
 static const char *const probe_inputs[] = {"cpu_mhz", NULL};
 
 /* The keys it prints (hwp_init), each a value configure asks it for:
@@ -268,14 +281,17 @@ int main(int argc, char **argv)
      * clock still changing, is gone by the next more often than not. */
     for (attempt = 0; attempt < 2; attempt++) {
         hwkernel_sweep_span(point, NOPS * NCHAINS, best, SPAN);
-        for (i = 0; i < NOPS; i++)
-            analyse(&ops[i], best + i * NCHAINS, cycle_s);
-        if (adds_one_a_cycle())
+        if (adds_one_a_cycle(cycle_s))
             break;
         hwp_log("additions at %.2f cycles: sweeping again",
-                ops[IADD32].latency);
+                add_cycles(cycle_s));
     }
-    check_valid();
+    check_valid(cycle_s);
+    hwp_log("the additions' own cycle is %.2f of the clock probe's",
+            add_cycles(cycle_s));
+    cycle_s *= add_cycles(cycle_s);
+    for (i = 0; i < NOPS; i++)
+        analyse(&ops[i], best + i * NCHAINS, cycle_s);
     for (i = 0; i < NOPS; i++)
         emit(&ops[i]);
     hwp_emit_int("has_fma", is_fused(&ops[FMA64], &ops[FMUL64], &ops[FADD64]));
