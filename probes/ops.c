@@ -9,9 +9,10 @@
  * one-chain integer additions of the same sweep, the clock probe's chain
  * (lib/clock.h): timed beside the rest, at the rate they ran at, where
  * the clock probe's rate may be another turbo bin's; cpu_mhz only checks
- * that the additions run one a cycle.  Multiply-add is a * b + c under the user's flags:
- * has_fma says whether it then runs as fast as a multiply, and has_fpu
- * whether a double addition takes under 10 cycles (more is emulation).
+ * that the additions run one a cycle.  Multiply-add is a * b + c under
+ * the user's flags: has_fma says whether it then runs as fast as a
+ * multiply, and has_fpu whether a double addition takes under 10 cycles
+ * (more is emulation).
  */
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"

@@ -56,15 +56,17 @@ double hwclock_adds(void *ctx, long reps)
 #undef ADD256
 
 /* A minimum of a few trials each: a pair takes well under a millisecond,
- * less than a rate lasts. */
+ * less than a rate lasts.  A chain timed at no time (a timer that did not
+ * move) pairs with nothing, and twice the pairs is enough of those. */
 #define CLOCK_PATIENCE 2
 #define CLOCK_TRIALS 6
 
 double hwclock_cycles(hwp_kernel k, void *ctx, double ops)
 {
     double ratio[HWCLOCK_PAIRS];
-    size_t n = 0;
-    while (n < HWCLOCK_PAIRS && hwp_budget_left() > 0.0) {
+    size_t n = 0, tries;
+    for (tries = 0; tries < 2 * HWCLOCK_PAIRS && n < HWCLOCK_PAIRS
+                    && hwp_budget_left() > 0.0; tries++) {
         double cycle = hwp_min_time(hwclock_adds, NULL, CLOCK_PATIENCE,
                                     CLOCK_TRIALS) / HWCLOCK_UNROLL;
         double t = hwp_min_time(k, ctx, CLOCK_PATIENCE, CLOCK_TRIALS) / ops;
