@@ -1,18 +1,14 @@
 /* ops.c - latency, throughput and operations in flight of the arithmetic
  * a code generator schedules (X-Ray 3.2-3.4, BlackjackBench 3.3).
  *
- * For 14 operations (add, multiply, divide on int32 and int64; add,
- * multiply, divide, multiply-add on float and double), c independent
- * chains for each c in chains[] (lib/ops_kernel.h) give the latency (one
- * chain), the most operations per cycle any c reaches, and how many are in
- * flight at once (latency times throughput).  Cycles are those of the
- * one-chain integer additions of the same sweep, the clock probe's chain
- * (lib/clock.h): timed beside the rest, at the rate they ran at, where
- * the clock probe's rate may be another turbo bin's; cpu_mhz only checks
- * that the additions run one a cycle.  Multiply-add is a * b + c under
- * the user's flags: has_fma says whether it then runs as fast as a
- * multiply, and has_fpu whether a double addition takes under 10 cycles
- * (more is emulation).
+ * For 14 operations (integer add, multiply, divide; float and double add,
+ * multiply, divide, multiply-add), c independent chains for each c in
+ * chains[] (lib/ops_kernel.h) give the latency, the most operations per
+ * cycle and how many are in flight.  A cycle is the step of the one-chain
+ * integer additions of the same sweep, the clock probe's chain timed at
+ * the rate the rest ran at (lib/clock.h); cpu_mhz only checks them.
+ * has_fma: a * b + c under the user's flags runs as fast as a multiply;
+ * has_fpu: a double addition takes under 10 cycles (more is emulation).
  */
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"
