@@ -130,16 +130,17 @@ static size_t find_line(size_t t, size_t a)
  * it must, for an L1 indexed within the page. */
 static int moved;
 
-/* The hit latency in cycles, each timing of the chain held to the core's
+/* The hit latency, one pointer that points to itself (X-Ray <m0,1,1>):
+ * its seconds in l_hit, and its cycles, each timing held to the core's
  * clock timed beside it (lib/clock.h): the clock probe's rate, read
  * earlier, may not be the one this probe runs at. */
-static double hit_cycles(void)
+static void time_hit(void)
 {
     struct hwchain_walk w;
     off[0] = 0;
     w.p = hwchain_link(buf, off, 1);
     hwchain_touch(&w, 64);
-    return hwclock_cycles(hwchain_chase, &w, HWCHAIN_UNROLL);
+    l_cycles = hwclock_cycles(hwchain_chase, &w, HWCHAIN_UNROLL, &l_hit);
 }
 
 /* The live experiments; returns A and sets *t and *line (0: not found). */
@@ -151,10 +152,7 @@ static size_t measure(size_t *t, size_t *line)
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
     if (off == NULL)
         hwp_skip("out of memory");
-    /* The hit latency: one pointer that points to itself (X-Ray <m0,1,1>). */
-    off[0] = 0;
-    l_hit = time_offsets(1);
-    l_cycles = hit_cycles();
+    time_hit();
     hwp_log("hit latency %.3f ns, %.2f cycles", l_hit * 1e9, l_cycles);
     hwp_dump_comment("hit latency: loads ns_per_load");
     hwp_dump(1.0, l_hit * 1e9);

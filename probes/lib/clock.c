@@ -61,17 +61,21 @@ double hwclock_adds(void *ctx, long reps)
 #define CLOCK_PATIENCE 2
 #define CLOCK_TRIALS 6
 
-double hwclock_cycles(hwp_kernel k, void *ctx, double ops)
+double hwclock_cycles(hwp_kernel k, void *ctx, double ops, double *fastest)
 {
-    double ratio[HWCLOCK_PAIRS];
+    double ratio[HWCLOCK_PAIRS], least = 0.0;
     size_t n = 0, tries;
     for (tries = 0; tries < 2 * HWCLOCK_PAIRS && n < HWCLOCK_PAIRS
                     && hwp_budget_left() > 0.0; tries++) {
         double cycle = hwp_min_time(hwclock_adds, NULL, CLOCK_PATIENCE,
                                     CLOCK_TRIALS) / HWCLOCK_UNROLL;
         double t = hwp_min_time(k, ctx, CLOCK_PATIENCE, CLOCK_TRIALS) / ops;
+        if (least == 0.0 || t < least)
+            least = t;
         if (cycle > 0.0)
             ratio[n++] = t / cycle;
     }
+    if (fastest != NULL)
+        *fastest = least;
     return n == HWCLOCK_PAIRS ? hwcurve_median(ratio, n) : 0.0;
 }

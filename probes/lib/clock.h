@@ -28,7 +28,8 @@ double hwclock_adds(void *ctx, long reps);
 /* Cycles per operation of kernel k (ops operations a repetition): each
  * minimum time of k over the minimum time of the chain timed just before
  * it, the median of HWCLOCK_PAIRS such pairs; 0 when the budget ran out
- * first. */
-double hwclock_cycles(hwp_kernel k, void *ctx, double ops);
+ * first.  *fastest, when given, is k's least seconds per operation over
+ * all the pairs, for a caller that needs its time as well. */
+double hwclock_cycles(hwp_kernel k, void *ctx, double ops, double *fastest);
 
 #endif
