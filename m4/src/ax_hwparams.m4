@@ -59,6 +59,9 @@ _HW_FINISH(m4_default([$1], [hwparams.h]))
 # later probe sizes its measurements from them, so they are passed on.
 AC_DEFUN([HW_PROBE_TIMER],
 [AC_REQUIRE([_HW_INIT])dnl
+dnl Known before the probes are built ahead, so that the threaded ones are
+dnl linked with it there.
+AC_REQUIRE([_HW_PTHREAD_FLAGS])dnl
 _HW_VALUE([HW_TIMER_RESOLUTION_NS], [timer], [dec], [0.001], [10000000], [1000], [ns],
   [clock], [resolution of the monotonic timer])dnl
 _HW_VALUE([HW_TIMER_OVERHEAD_NS], [timer], [dec], [0.001], [10000000], [1000], [ns],

@@ -73,7 +73,9 @@ m4_ifdef([_HW_PROBE_KEYS_$1], [],
   [m4_fatal([_HW_RUN: no value is declared with probe $1])])dnl
 _HW_RUN_KEYS([$1], m4_defn([_HW_PROBE_KEYS_$1]), [$2], [$3], [$4])])
 m4_define([_HW_RUN_KEYS],
-[hw_fn_forget_other_machine "$2"
+[m4_ifnblank([$5],
+  [m4_divert_text([DEFAULTS], [hw_link_flags_$1='$5'])])dnl
+hw_fn_forget_other_machine "$2"
 hw_probe_flags="$5"
 hw_fn_run_probe $1 "$2" $3 $4
 m4_foreach_w([_hw_key], [$2],
@@ -221,10 +223,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   # What was built ahead (hw_fn_build_lib) serves unless this build
   # changes what is compiled (a fault injected, a macro defined), or, for
   # the program, how it is linked.
-  AS_CASE([$hw_inject_flags:$hw_probe_flags],
-    [:], [AS_IF([test -f $hw_probe_dir/$[1]$ac_exeext],
-      [AS_ECHO(["$as_me: $[1] was linked ahead"]) >&AS_MESSAGE_LOG_FD
-       return 0])])
+  hw_fn_link_flags $[1]
+  AS_IF([test -z "$hw_inject_flags" && test "x$hw_probe_flags" = "x$hw_link" &&
+         test -f $hw_probe_dir/$[1]$ac_exeext],
+    [AS_ECHO(["$as_me: $[1] was linked ahead"]) >&AS_MESSAGE_LOG_FD
+     return 0])
   AS_CASE([$hw_inject_flags:$hw_probe_flags],
     [:|:-pthread|:-lpthread],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
@@ -236,6 +239,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
      return 0])
   hw_why="does not build with $CC $hw_probe_cflags (see config.log)"
   return 1])
+AS_REQUIRE_SHELL_FN([hw_fn_link_flags],
+  [AS_FUNCTION_DESCRIBE([hw_fn_link_flags], [PROBE],
+    [Set hw_link to the flags PROBE is linked with ahead: its build flags
+     (_HW_RUN) when they only say how to link, as the thread flag does.])],
+[eval "hw_link=\${hw_link_flags_$[1]-}"
+  eval "hw_link=\"$hw_link\""
+  AS_CASE([$hw_link], [-pthread|-lpthread], [], [hw_link=])])
 AS_REQUIRE_SHELL_FN([hw_fn_opt_flags],
   [AS_FUNCTION_DESCRIBE([hw_fn_opt_flags], [PROBE],
     [Print the flags PROBE (or the library, "all") is compiled with after
@@ -313,14 +323,16 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     [: >$hw_probe_dir/lib.failed
      hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
      return 1])
-  # Every probe linked ahead too, in the same two lanes; one that takes
-  # flags of its own (threads) is linked again with them at its turn.
+  # Every probe linked ahead too, in the same two lanes, a threaded one
+  # with the thread flag; one whose own flags change what is compiled is
+  # built again at its turn.
   for hw_lane in 1 2; do
     (for hw_obj in $hw_probe_dir/*.$ac_objext; do
        hw_p=${hw_obj%.$ac_objext}
        mkdir "$hw_p.linked" 2>/dev/null || continue
        hw_t=`hw_fn_now`
-       hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
+       hw_fn_link_flags ${hw_p##*/}
+       hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` $hw_link -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
        AS_ECHO(["$as_me: $hw_cmd"]) >>$hw_p.log
        eval "$hw_cmd" >>$hw_p.log 2>&1 || rm -f "$hw_p$ac_exeext"
        hw_fn_log_time link ${hw_p##*/} $hw_t
