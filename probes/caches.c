@@ -184,36 +184,22 @@ static void corrected(struct bench *b, size_t readings, size_t n,
     }
 }
 
-/* Whether t, a new time of a point whose minimum is *min (0: none yet),
- * improves it by more than noise; *min keeps the minimum. */
-static int improves(double t, double *min)
-{
-    int better = *min == 0.0 || t < *min * (1.0 - HWP_IMPROVEMENT);
-    if (*min == 0.0 || t < *min)
-        *min = t;
-    return better;
-}
-
 /* One round over footprints `from` to `until - 1`, readings `first` to
- * `first + HWHIER_PLACEMENTS - 1`: each point keeps its minimum, and a
- * footprint timed again stops once PATIENCE placements in a row did not
- * improve theirs (as a trial does, hwprobe.h): noise that spoilt most of
- * its readings spoilt one of the first PATIENCE.  Returns the points
- * measured: with `stop`, the round stops an octave into memory. */
+ * `first + HWHIER_PLACEMENTS - 1`: each placement timed once, in both line
+ * orders (each the minimum of its trials, time_chain).  Noise that spoils
+ * a reading shows as readings that disagree, and measure() times as many
+ * placements again.  Returns the points measured: with `stop`, the round
+ * stops an octave into memory. */
 static size_t sweep(struct bench *b, size_t first, size_t from,
                     size_t until, int stop, struct hwhier_curves *c)
 {
-    size_t i, p, calm;
+    size_t i, p;
     for (i = from; i < until; i++) {
         if (first == 0)
             time_tlb(b, i);
-        for (p = 0, calm = 0; p < placements(b, i) && calm < PATIENCE; p++) {
-            size_t r = first + p;
-            int t = improves(time_round_robin(b, b->x[i], r, 0),
-                             &b->raw[r][i]);
-            int d = improves(time_round_robin(b, b->x[i], r, 1),
-                             &b->desc[r][i]);
-            calm = t || d ? 0 : calm + 1;
+        for (p = 0; p < placements(b, i); p++) {
+            b->raw[first + p][i] = time_round_robin(b, b->x[i], first + p, 0);
+            b->desc[first + p][i] = time_round_robin(b, b->x[i], first + p, 1);
         }
         hwp_log("%.3f s: %.0f bytes", hwp_elapsed(), b->x[i]);
         if (stop) {
@@ -478,9 +464,9 @@ static void emit(const struct hwhier_hierarchy *h, double mhz,
         hwp_absent("mem_latency_ns", why);
 }
 
-/* The curves, measured: the first round an octave into memory, a second
- * over the placed footprints, and as many placements again when the
- * readings disagree or fail a check and the budget allows. */
+/* The curves, measured: one round an octave into memory, and as many
+ * placements again when the readings disagree or fail a check and the
+ * budget allows. */
 static size_t measure(struct bench *b, struct hwhier_curves *c,
                       struct hwhier_hierarchy *h, double l1d_bytes,
                       const char **why)
@@ -491,8 +477,6 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
             n, b->x[n - 1]);
     while (placed < n && b->x[placed] <= (double)HWHIER_PLACED_BYTES)
         placed++;
-    if (hwp_budget_left() > 0.0)
-        (void)sweep(b, 0, 0, placed, 0, c);
     corrected(b, readings, n, c);
     hwhier_analyse(c, h);
     /* The first round stopped on one reading's memory; the readings'

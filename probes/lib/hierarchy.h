@@ -22,8 +22,8 @@
  * timed five times for nothing, and the readings share one. */
 #define HWHIER_PLACEMENTS 5
 #define HWHIER_PLACED_BYTES ((size_t)8 << 20)
-/* Two measurements of every placement: the probe measures again when the
- * first disagrees. */
+/* Two sets of placements: the probe times five more when the readings of
+ * the first five disagree. */
 #define HWHIER_MAX_READINGS (2 * HWHIER_PLACEMENTS)
 #define HWHIER_MAX_LEVELS 6
 /* Footprints an octave.  Caches grow by a factor of two or more from
