@@ -187,9 +187,10 @@ static void corrected(struct bench *b, size_t readings, size_t n,
 /* One round over footprints `from` to `until - 1`, readings `first` to
  * `first + HWHIER_PLACEMENTS - 1`: each placement timed once, in both line
  * orders (each the minimum of its trials, time_chain).  Noise that spoils
- * a reading shows as readings that disagree, and measure() times as many
- * placements again.  Returns the points measured: with `stop`, the round
- * stops an octave into memory. */
+ * a reading shows as readings that disagree: measure() times again the
+ * placements near an edge they split on (refine), or as many placements
+ * more.  Returns the points measured: with `stop`, the round stops an
+ * octave into memory. */
 static size_t sweep(struct bench *b, size_t first, size_t from,
                     size_t until, int stop, struct hwhier_curves *c)
 {
