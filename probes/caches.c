@@ -184,6 +184,18 @@ static void corrected(struct bench *b, size_t readings, size_t n,
     }
 }
 
+/* Placement r of footprint i, in both line orders, each keeping its
+ * minimum (0: none yet). */
+static void time_placement(struct bench *b, size_t i, size_t r)
+{
+    double t = time_round_robin(b, b->x[i], r, 0);
+    double d = time_round_robin(b, b->x[i], r, 1);
+    if (b->raw[r][i] == 0.0 || t < b->raw[r][i])
+        b->raw[r][i] = t;
+    if (b->desc[r][i] == 0.0 || d < b->desc[r][i])
+        b->desc[r][i] = d;
+}
+
 /* One round over footprints `from` to `until - 1`, readings `first` to
  * `first + HWHIER_PLACEMENTS - 1`: each placement timed once, in both line
  * orders (each the minimum of its trials, time_chain).  Noise that spoils
@@ -198,10 +210,8 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
     for (i = from; i < until; i++) {
         if (first == 0)
             time_tlb(b, i);
-        for (p = 0; p < placements(b, i); p++) {
-            b->raw[first + p][i] = time_round_robin(b, b->x[i], first + p, 0);
-            b->desc[first + p][i] = time_round_robin(b, b->x[i], first + p, 1);
-        }
+        for (p = 0; p < placements(b, i); p++)
+            time_placement(b, i, first + p);
         hwp_log("%.3f s: %.0f bytes", hwp_elapsed(), b->x[i]);
         if (stop) {
             corrected(b, 1, i + 1, c);
@@ -233,14 +243,8 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
                     && b->x[i] <= h->size[l] * 2.0;
         if (!near)
             continue;
-        for (p = 0; p < placements(b, i); p++) {
-            double t = time_round_robin(b, b->x[i], p, 0);
-            double d = time_round_robin(b, b->x[i], p, 1);
-            if (t < b->raw[p][i])
-                b->raw[p][i] = t;
-            if (d < b->desc[p][i])
-                b->desc[p][i] = d;
-        }
+        for (p = 0; p < placements(b, i); p++)
+            time_placement(b, i, p);
         count++;
     }
     return count;
