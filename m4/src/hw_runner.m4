@@ -93,17 +93,19 @@ m4_foreach_w([_hw_key], [$2],
 # probes/ and templates/ (docs/architecture.md).
 AC_DEFUN([_HW_SHELL_FNS],
 [AS_REQUIRE_SHELL_FN([hw_fn_now], [AS_FUNCTION_DESCRIBE([hw_fn_now], [],
-  [Print the time in seconds, with a fraction where date(1) has one.])],
+  [Set hw_now to the time in seconds, with a fraction where date(1) has
+   one.  Called, not captured: a captured function is one more fork, and
+   configure takes the time about a hundred times.])],
 [hw_now=`date +%s.%N 2>/dev/null`
-  AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])
-  echo "$hw_now"])
+  AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])])
 AS_REQUIRE_SHELL_FN([hw_fn_log_time],
   [AS_FUNCTION_DESCRIBE([hw_fn_log_time], [STEP NAME START],
-    [Log "hwparams-time: STEP NAME SECONDS" since START (hw_fn_now) in
-     config.log, for make bench-configure.])],
-[hw_now=`hw_fn_now`
-  $AWK -v s="$[1]" -v n="$[2]" -v a="$[3]" -v b="$hw_now" \
-    'BEGIN { printf "hwparams-time: %s %s %.3f\n", s, n, b - a }' >&AS_MESSAGE_LOG_FD])
+    [Note STEP NAME from START (hw_now of hw_fn_now) to now, which it
+     leaves in hw_now, for make bench-configure: _HW_FINISH writes the
+     notes to config.log as "hwparams-time: STEP NAME SECONDS", with one
+     awk rather than one a step.])],
+[hw_fn_now
+  echo "$[1] $[2] $[3] $hw_now" >>$hw_probe_dir/times])
 AS_REQUIRE_SHELL_FN([hw_fn_machine],
   [AS_FUNCTION_DESCRIBE([hw_fn_machine], [],
     [Print what identifies this machine: the architecture, the first
@@ -198,19 +200,37 @@ AS_REQUIRE_SHELL_FN([hw_fn_forget_other_machine],
 AS_REQUIRE_SHELL_FN([hw_fn_valid],
   [AS_FUNCTION_DESCRIBE([hw_fn_valid], [VALUE TYPE MIN MAX],
     [Succeed when VALUE is a TYPE (int or dec) number within MIN..MAX.])],
-[# Integers of up to nine digits, and bounds of up to nine, in the
-  # shell: an awk a value cost configure a second in all.
-  hw_short=$[2]
+[# Numbers of up to nine digits before the point and nine after, and
+  # such bounds, in the shell: an awk a value cost configure a second in
+  # all, and still a few milliseconds each.
+  hw_short=yes
   for hw_n in "$[1]" "$[3]" "$[4]"; do
-    AS_CASE([$hw_n], [""|*[[!0-9]]*|??????????*], [hw_short=no])
+    AS_CASE([$hw_n],
+      [""|*[[!0-9.]]*|.*|*.|*.*.*|????????????????*], [hw_short=no],
+      [*.*], [AS_CASE([$hw_n], [??????????*.*|*.??????????*], [hw_short=no])],
+      [??????????*], [hw_short=no])
   done
-  AS_IF([test "$hw_short" = int],
-    [test "$[1]" -ge "$[3]" && test "$[1]" -le "$[4]"
+  AS_IF([test $hw_short = yes],
+    [AS_CASE([$[2]:$[1]], [int:*.*], [return 1])
+     hw_fn_dec_le "$[3]" "$[1]" && hw_fn_dec_le "$[1]" "$[4]"
      return])
   $AWK -v v="$[1]" -v t="$[2]" -v lo="$[3]" -v hi="$[4]" 'BEGIN {
     pat = (t == "int") ? "^[[0-9]]+$" : "^[[0-9]]+([[.]][[0-9]]+)?$"
     if (v !~ pat || length(v) > 15) exit 1
     exit (v + 0 < lo + 0 || v + 0 > hi + 0) ? 1 : 0 }'])
+AS_REQUIRE_SHELL_FN([hw_fn_dec_le],
+  [AS_FUNCTION_DESCRIBE([hw_fn_dec_le], [A B],
+    [Succeed when the decimal A is at most B (digits and at most one
+     point, up to nine digits on either side of it).])],
+[hw_ai=${1%%.*} hw_bi=${2%%.*} hw_af=${1#*.} hw_bf=${2#*.}
+  test "x$hw_af" != "x$[1]" || hw_af=
+  test "x$hw_bf" != "x$[2]" || hw_bf=
+  test "$hw_ai" -lt "$hw_bi" && return 0
+  test "$hw_ai" -gt "$hw_bi" && return 1
+  # The fractions padded to one length compare as integers.
+  while test ${#hw_af} -lt ${#hw_bf}; do hw_af=${hw_af}0; done
+  while test ${#hw_bf} -lt ${#hw_af}; do hw_bf=${hw_bf}0; done
+  test -z "$hw_af" || test "$hw_af" -le "$hw_bf"])
 AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   [AS_FUNCTION_DESCRIBE([hw_fn_build_probe], [PROBE],
     [Build PROBE from the embedded sources, adding $hw_probe_flags;
@@ -233,7 +253,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
   hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags $[1]` $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
-  hw_t=`hw_fn_now`
+  hw_fn_now
+  hw_t=$hw_now
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1],
     [hw_fn_log_time link $[1] $hw_t
      return 0])
@@ -300,10 +321,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   mv $hw_probe_dir/unit-timed.c $hw_probe_dir/unit-setup.c $hw_probe_dir/lib/
   hw_srcs="$hw_probe_dir/lib/unit-setup.c $hw_probe_dir/lib/unit-timed.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
+  # A lane's step starts where its last one ended (hw_now).
   for hw_lane in 1 2; do
-    (for hw_src in $hw_srcs; do
+    (hw_fn_now
+     for hw_src in $hw_srcs; do
        mkdir "${hw_src%.c}.claim" 2>/dev/null || continue
-       hw_t=`hw_fn_now`
+       hw_t=$hw_now
        hw_extra=`hw_fn_opt_flags ${hw_src##*/}`
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_extra -c -o ${hw_src%.c}.$ac_objext $hw_src"
        # The register probe by way of its assembly, which lib/spills.awk
@@ -327,10 +350,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   # with the thread flag; one whose own flags change what is compiled is
   # built again at its turn.
   for hw_lane in 1 2; do
-    (for hw_obj in $hw_probe_dir/*.$ac_objext; do
+    (hw_fn_now
+     for hw_obj in $hw_probe_dir/*.$ac_objext; do
        hw_p=${hw_obj%.$ac_objext}
        mkdir "$hw_p.linked" 2>/dev/null || continue
-       hw_t=`hw_fn_now`
+       hw_t=$hw_now
        hw_fn_link_flags ${hw_p##*/}
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` $hw_link -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
        AS_ECHO(["$as_me: $hw_cmd"]) >>$hw_p.log
@@ -384,22 +408,18 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
        return 0])])
   AS_ECHO_N(["running probe $hw_probe${hw_probe_stripped:+ (built without $hw_probe_stripped)}... "]) >&AS_MESSAGE_FD
   rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err
-  hw_t0=`hw_fn_now`
   AS_IF([hw_fn_build_probe $hw_probe && hw_fn_probe_inputs $hw_probe],
     [hw_fn_probe_exec "$[@]"])
   # A probe of a shared resource withholds what it timed while other
   # programs kept a CPU busy (hwp_quiet); a neighbour of a moment (a
   # parallel build) may be gone, so it measures once more.
-  AS_IF([test -z "$hw_why" && grep ': other programs kept ' $hw_err >/dev/null],
+  AS_IF([test -z "$hw_why" && test -n "$hw_busy"],
     [AS_ECHO_N(["other programs were busy, again... "]) >&AS_MESSAGE_FD
      for hw_key in $hw_keys; do
        eval "hw_m_$hw_key= hw_absent_$hw_key= hw_said_$hw_key="
      done
      hw_unexplained=
      hw_fn_probe_exec "$[@]"])
-  hw_t1=`hw_fn_now`
-  # The seconds as a sum for awk to add up once, in the closing notice.
-  hw_probe_seconds="$hw_probe_seconds + $hw_t1 - $hw_t0"
   hw_probes_run="$hw_probes_run $hw_probe"
   AS_IF([test -z "$hw_why"],
     [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
@@ -457,19 +477,26 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   AS_VAR_ARITH([hw_limit], [$hw_limit \* 3 + 5])
   test -z "$hw_run" || AS_VAR_ARITH([hw_limit], [$hw_limit + 10])
   AS_ECHO(["$as_me: running ${hw_run:+$hw_run }$hw_probe -b $hw_budget -d $hw_dump.txt$hw_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
-  hw_t=`hw_fn_now`
+  hw_fn_now
+  hw_t=$hw_now
   HWPROBE_INJECT=$hw_inject hw_fn_exec $hw_limit $hw_run \
     $hw_probe_dir/$hw_probe$ac_exeext -b $hw_budget -d $hw_dump.txt \
     $hw_inputs "$[@]" >$hw_out 2>$hw_err
   hw_status=$?
   hw_fn_log_time run $hw_probe $hw_t
+  # The seconds as a sum for awk to add up once, in the closing notice.
+  hw_probe_seconds="$hw_probe_seconds + $hw_now - $hw_t"
   # Faults of the output itself, which the runner must catch: a key left
   # out without a reason (drop), a key nobody asked for (extra).
   AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:drop "*],
     [sed 1d $hw_out >$hw_out.tmp && mv -f $hw_out.tmp $hw_out])
   AS_CASE([" $HWPARAMS_INJECT "], [*" $hw_probe:extra "*],
     [echo injected_extra=1 >>$hw_out])
-  sed "s/^/$hw_probe: /" $hw_err $hw_out >&AS_MESSAGE_LOG_FD
+  # Output that is parsed goes to config.log with the parse (one process
+  # fewer a probe; a process costs a few milliseconds here).
+  hw_busy=
+  AS_CASE([$hw_status], [0], [],
+    [sed "s/^/$hw_probe: /" $hw_err $hw_out >&AS_MESSAGE_LOG_FD])
   AS_ECHO(["$as_me: $hw_probe exited with status $hw_status"]) >&AS_MESSAGE_LOG_FD
   AS_CASE([$hw_status],
     [0], [hw_fn_parse_output],
@@ -481,40 +508,56 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
     [hw_why="failed (exit status $hw_status, see config.log)"])])
 AS_REQUIRE_SHELL_FN([hw_fn_parse_output],
   [AS_FUNCTION_DESCRIBE([hw_fn_parse_output], [],
-    [Accept $hw_out only if every line is KEY=NUMBER; keep the KEYs asked
-     for with the reasons given on stderr for those left out and the
-     notes for those printed (how many readings agree), and name those
-     left out without a reason in hw_unexplained.])],
-[AS_IF([grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out >/dev/null],
-    [hw_why="printed malformed output: `grep -v '^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$' $hw_out | sed 1q`"
-     return 1])
-  # One pass over both files (a process per key cost a second a
-  # probe): "m KEY VALUE", "absent KEY REASON", "said KEY NOTE", the first
-  # of each for the keys asked for, and "extra - KEYS" for the others.
-  $AWK -v out="$hw_out" -v asked=" `echo $hw_keys` " '
+    [Log $hw_err and $hw_out; accept $hw_out only if every line is
+     KEY=NUMBER; keep the KEYs asked for with the reasons given on stderr
+     for those left out and the notes for those printed (how many
+     readings agree), and name those left out without a reason in
+     hw_unexplained; set hw_busy when the probe said other programs were
+     busy.])],
+[# One pass over both files (a process per key cost a second a probe;
+  # one per check a few milliseconds): the lines for config.log, and into
+  # $hw_probe_dir/parsed "m KEY VALUE", "absent KEY REASON", "said KEY
+  # NOTE", the first of each for the keys asked for, then "busy", "extra -
+  # KEYS" for the others and "bad - LINE" for the first malformed line.
+  : >$hw_probe_dir/parsed
+  $AWK -v out="$hw_out" -v p="$hw_probe" -v res="$hw_probe_dir/parsed" \
+    -v asked=" `echo $hw_keys` " '
+    { print p ": " $[0] }
     FILENAME == out {
+      if ($[0] !~ /^[[a-z]][[a-z0-9_]]*=[[0-9]][[0-9.]]*$/) {
+        if (bad == "") bad = $[0]
+        next }
       k = $[0]; sub(/=.*/, "", k)
       if (index@&t@(asked, " " k " ") == 0) { extra = extra " " k; next }
       if (!(("m" SUBSEP k) in seen)) {
-        seen[["m" SUBSEP k]] = 1; print "m", k, substr($[0], length(k) + 2) }
+        seen[["m" SUBSEP k]] = 1
+        print "m", k, substr($[0], length(k) + 2) >res }
       next
     }
+    /: other programs kept / { busy = 1 }
     match($[0], /^[[^:]]*: (no|note) [[a-z0-9_]]+: /) {
       head = substr($[0], 1, RLENGTH); text = substr($[0], RLENGTH + 1)
       sub(/^[[^:]]*: /, "", head); split(head, w, " ")
       kind = w[[1]] == "no" ? "absent" : "said"; k = w[[2]]; sub(/:.*/, "", k)
       if (index@&t@(asked, " " k " ") && !((kind SUBSEP k) in seen)) {
-        seen[[kind SUBSEP k]] = 1; print kind, k, text }
+        seen[[kind SUBSEP k]] = 1; print kind, k, text >res }
     }
-    END { if (extra != "") print "extra", "-", extra }' \
-    $hw_out $hw_err >$hw_out.parsed
-  hw_extra=
+    END {
+      if (busy) print "busy - -" >res
+      if (extra != "") print "extra -", extra >res
+      if (bad != "") print "bad -", bad >res }' \
+    $hw_err $hw_out >&AS_MESSAGE_LOG_FD
+  hw_extra= hw_bad=
   while read -r hw_pk hw_key hw_text; do
     AS_CASE([$hw_pk],
+      [busy], [hw_busy=yes],
       [extra], [hw_extra=" $hw_text"],
+      [bad], [hw_bad=$hw_text],
       [eval "hw_${hw_pk}_$hw_key=\$hw_text"])
-  done <$hw_out.parsed
-  rm -f $hw_out.parsed
+  done <$hw_probe_dir/parsed
+  AS_IF([test -n "$hw_bad"],
+    [hw_why="printed malformed output: $hw_bad"
+     return 1])
   for hw_key in $hw_keys; do
     eval "test -n \"\$hw_m_$hw_key\$hw_absent_$hw_key\"" ||
       hw_unexplained="$hw_unexplained $hw_key"
@@ -615,6 +658,9 @@ for hw_key in m4_normalize(m4_defn([_HW_KEYS])); do
 done
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_WARN([not measured, conservative fallbacks used for:$hw_fallback_keys])])
+test -f $hw_probe_dir/times &&
+  $AWK '{ printf "hwparams-time: %s %s %.3f\n", $[1], $[2], $[4] - $[3] }' \
+    $hw_probe_dir/times >&AS_MESSAGE_LOG_FD
 rm -rf $hw_probe_dir
 # The summary comes last, where it is read.
 AC_CONFIG_COMMANDS_POST(
@@ -894,12 +940,14 @@ AS_IF([test -n "$hw_run"],
 m4_define([_HW_CPU_KINDS],
 [AS_IF([test "$hw_mode" != measure], [hw_cv_cpu_kinds=],
   [test -n "$hw_probes_run"],
-  [hw_cv_cpu_kinds=
+  [hw_errs=
    for hw_probe in $hw_probes_run; do
      test -f $hw_dump_dir/$hw_probe.err &&
-       hw_cv_cpu_kinds=`sed -n 's/^[[a-z0-9_]]*: \(hybrid: .*\)/\1/p' $hw_dump_dir/$hw_probe.err | sed 1q`
-     test -n "$hw_cv_cpu_kinds" && break
-   done],
+       hw_errs="$hw_errs $hw_dump_dir/$hw_probe.err"
+   done
+   hw_cv_cpu_kinds=
+   test -z "$hw_errs" ||
+     hw_cv_cpu_kinds=`sed -n 's/^[[a-z0-9_]]*: \(hybrid: .*\)/\1/p' $hw_errs | sed 1q`],
   [test "x$hw_cached_machine" != "x$hw_cv_machine"], [hw_cv_cpu_kinds=])
 AS_IF([test -n "${hw_cv_cpu_kinds-}"],
   [hw_machine_note="$hw_machine_note; $hw_cv_cpu_kinds"
