@@ -38,7 +38,7 @@
  * two grid points and the rounding to whole pages: a count read where a
  * host's event lifted part of one round lies further off. */
 #define ROUNDS 2
-#define MAX_ROUNDS 4
+#define MAX_ROUNDS 6
 #define AGREE 1.2
 /* Two rounds are the same machine when at most DISTURBED_SHARE of the
  * points of either alias chain differ between them by more than
