@@ -236,7 +236,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
     [Build PROBE from the embedded sources, adding $hw_probe_flags;
      fail with a reason in hw_why.])],
 [hw_fn_build_lib || return 1
-  hw_inject_flags=
+  hw_inject_flags= hw_ahead=no
   AS_CASE([" $HWPARAMS_INJECT "], [*" $[1]:build "*],
     [hw_inject_flags=-DHWPROBE_INJECT_BUILD_ERROR])
   hw_src=$hw_probe_dir/$[1].c
@@ -247,6 +247,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
   AS_IF([test -z "$hw_inject_flags" && test "x$hw_probe_flags" = "x$hw_link" &&
          test -f $hw_probe_dir/$[1]$ac_exeext],
     [AS_ECHO(["$as_me: $[1] was linked ahead"]) >&AS_MESSAGE_LOG_FD
+     hw_ahead=yes
      return 0])
   AS_CASE([$hw_inject_flags:$hw_probe_flags],
     [:|:-pthread|:-lpthread],
@@ -358,7 +359,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
        hw_fn_link_flags ${hw_p##*/}
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` $hw_link -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
        AS_ECHO(["$as_me: $hw_cmd"]) >>$hw_p.log
-       eval "$hw_cmd" >>$hw_p.log 2>&1 || rm -f "$hw_p$ac_exeext"
+       # Its inputs are asked ahead too (hw_fn_probe_inputs).
+       AS_IF([eval "$hw_cmd" >>$hw_p.log 2>&1],
+         [$hw_run $hw_p$ac_exeext -i >$hw_p.inputs 2>>$hw_p.log ||
+            rm -f $hw_p.inputs],
+         [rm -f "$hw_p$ac_exeext"])
        hw_fn_log_time link ${hw_p##*/} $hw_t
      done) &
   done
@@ -438,14 +443,22 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_inputs],
   # reads (-i): its compiled table is the one declaration, read back as
   # the compiler built it, with no sed parsing C, from the probe in the
   # build directory, VPATH or not; on the target, through the runner,
-  # since a cross-built probe runs nowhere else.
-  AS_IF([hw_declared=`$hw_run $hw_probe_dir/$[1]$ac_exeext -i 2>&AS_MESSAGE_LOG_FD`],
-    [],
+  # since a cross-built probe runs nowhere else.  A probe linked ahead
+  # was asked there, and the shell reads its answer.
+  AS_IF([test $hw_ahead = yes && test -f $hw_probe_dir/$[1].inputs],
+    [hw_declared=" "
+     while read -r hw_word; do
+       hw_declared="$hw_declared$hw_word "
+     done <$hw_probe_dir/$[1].inputs],
+    [hw_declared=`$hw_run $hw_probe_dir/$[1]$ac_exeext -i 2>&AS_MESSAGE_LOG_FD`],
+    [hw_declared=" "`echo $hw_declared`" "],
     [hw_why="does not list its inputs (-i, see config.log)"
      return 1])
-  hw_declared=" "`echo $hw_declared`" "
   hw_code=
-  test -f $hw_probe_dir/$[1].code && hw_code=`cat $hw_probe_dir/$[1].code`
+  test -f $hw_probe_dir/$[1].code &&
+    while read -r hw_word; do
+      hw_code="$hw_code $hw_word"
+    done <$hw_probe_dir/$[1].code
   hw_inputs=
   for hw_word in $hw_probe_inputs $hw_code; do
     AS_CASE([$hw_declared], [*" ${hw_word%%=*} "*],
