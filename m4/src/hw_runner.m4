@@ -412,7 +412,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
        AC_MSG_NOTICE([$hw_why])
        return 0])])
   AS_ECHO_N(["running probe $hw_probe${hw_probe_stripped:+ (built without $hw_probe_stripped)}... "]) >&AS_MESSAGE_FD
-  rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err
+  # No earlier run's dump may pass for this one's; rm only where there is
+  # one (a fresh build tree has none).
+  AS_IF([test -f $hw_dump_dir/$hw_probe.txt || test -f $hw_dump_dir/$hw_probe.out ||
+         test -f $hw_dump_dir/$hw_probe.err],
+    [rm -f $hw_dump_dir/$hw_probe.txt $hw_dump_dir/$hw_probe.out $hw_dump_dir/$hw_probe.err])
   AS_IF([hw_fn_build_probe $hw_probe && hw_fn_probe_inputs $hw_probe],
     [hw_fn_probe_exec "$[@]"])
   # A probe of a shared resource withholds what it timed while other
