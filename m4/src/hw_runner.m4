@@ -359,12 +359,19 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
        hw_fn_link_flags ${hw_p##*/}
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` $hw_link -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
        AS_ECHO(["$as_me: $hw_cmd"]) >>$hw_p.log
-       # Its inputs are asked ahead too (hw_fn_probe_inputs).
+       # A probe that may run (HWPARAMS_PROBES) is asked its inputs here
+       # too (hw_fn_probe_inputs), natively: through a runner, where a
+       # command may start an emulator or reach a board, at its turn.
+       hw_name=${hw_p##*/} hw_ask=yes
+       test -z "$hw_run" || hw_ask=no
+       test -z "${HWPARAMS_PROBES+set}" ||
+         AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_name "*], [], [hw_ask=no])
        AS_IF([eval "$hw_cmd" >>$hw_p.log 2>&1],
-         [$hw_run $hw_p$ac_exeext -i >$hw_p.inputs 2>>$hw_p.log ||
+         [test $hw_ask = no ||
+            $hw_p$ac_exeext -i >$hw_p.inputs 2>>$hw_p.log ||
             rm -f $hw_p.inputs],
          [rm -f "$hw_p$ac_exeext"])
-       hw_fn_log_time link ${hw_p##*/} $hw_t
+       hw_fn_log_time link $hw_name $hw_t
      done) &
   done
   wait
