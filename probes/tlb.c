@@ -193,11 +193,11 @@ static size_t disturbed(const struct tlb *b, size_t r, size_t s)
 /* The fewest disturbed points of any two rounds (disturbed()). */
 static size_t least_disturbed(const struct tlb *b)
 {
-    size_t r, s, least = b->n;
+    size_t r, s, d, least = b->n;
     for (r = 0; r < b->rounds; r++)
         for (s = r + 1; s < b->rounds; s++)
-            if (disturbed(b, r, s) < least)
-                least = disturbed(b, r, s);
+            if ((d = disturbed(b, r, s)) < least)
+                least = d;
     return least;
 }
 
