@@ -153,6 +153,19 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
     }
 }
 
+/* The rise still to come past point i, where the curve settled: a cache
+ * with random or pseudo-LRU replacement goes on hitting a share of the
+ * chain that falls as 1/footprint, so about the last octave's rise on
+ * the cleaned curve (stage 8).  The settled octave's median is memory's
+ * latency less it. */
+static double tail(const double *x, const double *clean, size_t i)
+{
+    size_t back = i;
+    while (back > 0 && x[back] * 2.0 > x[i])
+        back--;
+    return clean[i] > clean[back] ? clean[i] - clean[back] : 0.0;
+}
+
 /* Stage 10: a curve that falls by more than a level wobbles (hwlevel_fall,
  * HWLEVEL_WOBBLE) was timed while a level changed what it keeps (an
  * adaptive last level taking a chain in after enough passes): the levels
@@ -262,6 +275,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
             far_memory(c, h);
         served_past(c, mid,
                     h->memory ? h->ns[h->levels - 1] : lat[h->levels - 1], h);
+        if (h->memory && h->ns[h->levels - 1] == settled)
+            h->ns[h->levels - 1] += tail(c->x, clean, c->n - 1);
     }
     fell(c, mid, h);
 }
