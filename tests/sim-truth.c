@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 {
     struct hwsim_machine m;
     char err[512], key[64];
-    double eff[HWSIM_MAX_LEVELS], above = 0.0;
+    double eff[HWSIM_MAX_LEVELS], above = 0.0, lo, hi;
     int counted[HWSIM_MAX_LEVELS], n = 0, j, k;
     if (argc != 2) {
         fprintf(stderr, "usage: %s FILE\n", argv[0]);
@@ -51,7 +51,14 @@ int main(int argc, char **argv)
             counted[n++] = j;
     }
     printf("cache_levels %d %d\n", n, n);
-    range("cpu_mhz", m.mhz * 0.98, m.mhz * 1.02);
+    /* A clock that moves (clock_after): cycles of memory's ns are counted
+     * at either rate. */
+    lo = hi = m.mhz;
+    if (m.clock_after[1] > 0.0) {
+        lo = m.clock_after[1] < lo ? m.clock_after[1] : lo;
+        hi = m.clock_after[1] > hi ? m.clock_after[1] : hi;
+    }
+    range("cpu_mhz", lo * 0.98, hi * 1.02);
     range("l1d_bytes", m.level[0].bytes, m.level[0].bytes);
     range("l1d_assoc", m.level[0].ways, m.level[0].ways);
     range("l1d_line_bytes", m.level[0].line, m.level[0].line);
@@ -82,8 +89,8 @@ int main(int argc, char **argv)
     range("llc_effective_bytes", 0.5 * eff[counted[n - 1]],
           1.25 * eff[counted[n - 1]]);
     range("mem_latency_ns", 0.9 * m.memory_ns, 1.1 * m.memory_ns);
-    range("mem_latency_cycles", 0.9 * m.memory_ns * m.mhz / 1000.0,
-          1.1 * m.memory_ns * m.mhz / 1000.0);
+    range("mem_latency_cycles", 0.9 * m.memory_ns * lo / 1000.0,
+          1.1 * m.memory_ns * hi / 1000.0);
     range("page_bytes", m.page, m.page);
     range("tlb_levels", 2, 2);
     range("tlb1_entries", 0.75 * m.tlb[0][0], 1.25 * m.tlb[0][0]);

@@ -87,6 +87,8 @@ static struct {
     size_t fmask, fcount;
     uint64_t fnext, fkeys[4];
     uint64_t tlb_vpn, xlat_vpn, xlat_pfn;  /* the last page seen */
+    const struct hwsim_machine *m;
+    double after_ns, after_mhz;            /* clock_after, until taken */
 } S;
 
 /* ---- randomness ------------------------------------------------------ */
@@ -684,9 +686,24 @@ static double load(uint64_t va)
 
 /* ---- the hooks ------------------------------------------------------- */
 
+/* The latencies counted in cycles, in ns at the clock mhz. */
+static void set_clock(double mhz)
+{
+    int j;
+    S.cycle_ns = 1000.0 / mhz;
+    S.tlb2_ns = S.m->tlb[1][2] * S.cycle_ns;
+    S.walk_ns = S.m->walk_cycles * S.cycle_ns;
+    for (j = 0; j < S.m->levels; j++)
+        S.lev[j].ns = S.m->level[j].cycles * S.cycle_ns;
+}
+
 double hwsim_now(void)
 {
     S.now += S.timer_ns;
+    if (S.after_mhz > 0.0 && S.now >= S.after_ns) {
+        set_clock(S.after_mhz);
+        S.after_mhz = 0.0;
+    }
     return S.now * 1e-9;
 }
 
@@ -851,6 +868,7 @@ static const struct {
     { "timer_ns", offsetof(struct hwsim_machine, timer_ns), 1 },
     { "prefetch_queue", offsetof(struct hwsim_machine, queue), 1 },
     { "prefetch_trigger", offsetof(struct hwsim_machine, trigger), 1 },
+    { "clock_after", offsetof(struct hwsim_machine, clock_after), 2 },
     { NULL, 0, 0 } };
 
 /* One "key = value" of the file. */
@@ -935,6 +953,8 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
         return invalid(ps, "page_bytes is not a power of two of 1024 or more");
     if (m->tlb[0][1] > m->tlb[0][0] || m->tlb[1][1] > m->tlb[1][0])
         return invalid(ps, "a TLB has more ways than entries");
+    if (m->clock_after[0] < 0.0 || m->clock_after[1] < 0.0)
+        return invalid(ps, "clock_after is SECONDS MHZ, neither below 0");
     if (m->noise >= 1.0)
         return invalid(ps, "noise is a fraction, under 1");
     for (j = 0; j < m->levels; j++) {
@@ -1000,7 +1020,7 @@ static size_t entries(double n) { return n >= 1.0 ? (size_t)n : 1; }
 static void build(const struct hwsim_machine *m)
 {
     int j, vtags = 0;
-    S.cycle_ns = 1000.0 / m->mhz;
+    S.m = m;
     S.page = (size_t)m->page;
     S.page_shift = (unsigned)ilogb(m->page);
     S.mem_ns = m->memory_ns;
@@ -1016,8 +1036,8 @@ static void build(const struct hwsim_machine *m)
         assoc_init(&S.tlb[j], entries(t[0]) / ways ? entries(t[0]) / ways : 1,
                    ways, HWSIM_LRU, 0, 0);
     }
-    S.tlb2_ns = m->tlb[1][2] * S.cycle_ns;
-    S.walk_ns = m->walk_cycles * S.cycle_ns;
+    S.after_ns = m->clock_after[0] * 1e9;
+    S.after_mhz = m->clock_after[1];
     for (j = 0; j < m->levels; j++)
         vtags |= m->level[j].virt
                  && m->level[j].bytes / m->level[j].ways > m->page;
@@ -1028,12 +1048,12 @@ static void build(const struct hwsim_machine *m)
                    (size_t)l->ways, l->policy, vtags,
                    m->prefetch != HWSIM_PF_NONE);
         S.lev[j].shift = (unsigned)ilogb(l->line);
-        S.lev[j].ns = l->cycles * S.cycle_ns;
         S.lev[j].insert = l->insert > 0.0 ? l->insert : 1.0;
         S.lev[j].virt = l->virt;
         S.lev[j].incl = l->incl;
     }
     S.nlev = m->levels;
+    set_clock(m->mhz);
     for (j = 0; j < 4; j++)
         S.fkeys[j] = rnd();
     S.tlb_vpn = S.xlat_vpn = EMPTY;

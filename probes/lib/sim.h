@@ -36,6 +36,7 @@ struct hwsim_machine {
     int levels;
     int prefetch;
     double timer_ns, queue, trigger;  /* this project's own keys */
+    double clock_after[2];     /* seconds into a probe, mhz from then */
 };
 /* Parse FILE into *m; 0, or -1 with the reason (naming the line) in err. */
 int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
