@@ -50,6 +50,7 @@ struct bench {
     double sparse[MAX_POINTS];      /* the alias chain, ns per load */
     double dense[MAX_POINTS];       /* ... through the dense view */
     double tlb[MAX_POINTS];         /* the TLB's share, ns per load */
+    double l1[MAX_POINTS];          /* a block's chain beside each */
     size_t nfar;                    /* memory's confirmation (far()) */
     double far_x[HWHIER_FAR], far_raw[HWHIER_FAR];
     double far_sparse[HWHIER_FAR], far_dense[HWHIER_FAR];
@@ -121,6 +122,19 @@ static double time_round_robin(struct bench *b, double bytes, size_t at,
                                 hwtlb_order(&b->tlbs, n), n, unit, b->line,
                                 descending, 0xCAC4E + at, b->pos, b->perm);
     return time_chain(start, n * (unit / b->line)) * 1e9;
+}
+
+/* The first footprint's chain (a block, in L1) beside footprint i, its
+ * minimum over calls kept: its time follows the core's clock alone, which
+ * may move during the sweep (a governor, a host's turbo as its other
+ * cores load), and a level's ns counts cycles only at the clock it was
+ * timed at (rate_at).  Rebuilt each time in the block the sweep began in,
+ * whose page is in use already. */
+static void time_l1(struct bench *b, size_t i)
+{
+    double t = time_round_robin(b, BLOCK, 0, 0);
+    if (b->l1[i] == 0.0 || t < b->l1[i])
+        b->l1[i] = t;
 }
 
 /* Placements footprint i is timed under: one for a page or less, whose
@@ -212,6 +226,7 @@ static size_t sweep(struct bench *b, size_t first, size_t from,
             time_tlb(b, i);
         for (p = 0; p < placements(b, i); p++)
             time_placement(b, i, first + p);
+        time_l1(b, i);
         hwp_log("%.3f s: %.0f bytes", hwp_elapsed(), b->x[i]);
         if (stop) {
             corrected(b, 1, i + 1, c);
@@ -245,6 +260,7 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
             continue;
         for (p = 0; p < placements(b, i); p++)
             time_placement(b, i, p);
+        time_l1(b, i);
         count++;
     }
     return count;
@@ -338,6 +354,7 @@ static void dump(const struct bench *b, size_t readings, size_t n)
     }
     dump_curve("alias chain: footprint_bytes ns_per_load", b->x, b->sparse, n);
     dump_curve("dense chain: footprint_bytes ns_per_load", b->x, b->dense, n);
+    dump_curve("L1 beside: footprint_bytes ns_per_load", b->x, b->l1, n);
     dump_curve("far chain: footprint_bytes ns_per_load", b->far_x, b->far_raw,
                b->nfar);
     dump_curve("far alias chain: footprint_bytes ns_per_load", b->far_x,
@@ -380,6 +397,7 @@ static size_t replay(struct bench *b, struct hwhier_curves *c)
         return 0;
     replay_curve(b, "alias chain:", 0, b->sparse);
     replay_curve(b, "dense chain:", 0, b->dense);
+    replay_curve(b, "L1 beside:", 0, b->l1);
     b->nfar = hwp_replay("far chain:", 0, b->far_x, b->far_raw, HWHIER_FAR);
     if (hwp_replay("far alias chain:", 0, x, b->far_sparse, HWHIER_FAR)
                != b->nfar
@@ -423,19 +441,45 @@ static const char *const latency_key[] = { NULL, "l2_latency_cycles",
     "l3_latency_cycles", "l4_latency_cycles" };
 #define KEYED_LEVELS (sizeof size_key / sizeof size_key[0])
 
-/* Latencies in cycles are held to the L1's, which this sweep timed
- * first, in the cycles the l1d probe counted against the clock timed
- * beside it (lib/clock.h): the clock probe's rate, read earlier, may not
- * be the one the sweep ran at.  Without them, the clock probe's rate. */
-static void emit(const struct hwhier_hierarchy *h, double mhz,
-                 double l1_cycles, const char *why)
+/* MHz where level j's latency was read.  Cycles are held to the L1's,
+ * which the l1d probe counted against the clock timed beside it
+ * (lib/clock.h): the L1 chain timed beside the footprints the latency was
+ * read at (time_l1; memory's, its settled octave) takes l1_cycles at the
+ * clock of that moment.  The clock probe's rate, read earlier, and the L1
+ * level's, read first, may be another.  A dump without those chains: the
+ * L1 level's; without l1_cycles: the clock probe's. */
+static double rate_at(const struct bench *b, const struct hwhier_hierarchy *h,
+                      size_t j, double mhz, double l1_cycles)
 {
-    double rate = l1_cycles > 0.0 && h->ns[0] > 0.0
-                  ? 1e3 * l1_cycles / h->ns[0] : mhz;
+    double v[MAX_POINTS];
+    size_t at = h->at[j], i, n = 0;
+    int memory = h->memory && j + 1 == h->levels;
+    if (l1_cycles <= 0.0)
+        return mhz;
+    /* The cleaned curve reads a point with its neighbours. */
+    for (i = 0; i < b->n; i++)
+        if (b->l1[i] > 0.0 && i <= at + 1
+            && (memory ? 2.0 * b->x[i] > b->x[at] : i + 1 >= at))
+            v[n++] = b->l1[i];
+    if (n > 0)
+        return 1e3 * l1_cycles / hwcurve_median(v, n);
+    return h->ns[0] > 0.0 ? 1e3 * l1_cycles / h->ns[0] : mhz;
+}
+
+static void emit(const struct bench *b, const struct hwhier_hierarchy *h,
+                 double mhz, double l1_cycles, const char *why)
+{
+    double rate[HWHIER_MAX_LEVELS] = { 0 };
     static const char beyond[] = "the chain ended on a rise past its last "
                                  "cache level, before it saw what follows";
     char fewer[80], unknown[120];
     size_t caches = h->levels - 1, j;
+    for (j = 0; j < h->levels; j++) {
+        rate[j] = rate_at(b, h, j, mhz, l1_cycles);
+        if (fabs(rate[j] - rate[0]) > 0.05 * rate[0])
+            hwp_log("the clock moved in the sweep: %.0f MHz at the L1, %.0f "
+                    "where level %zu was read", rate[0], rate[j], j + 1);
+    }
     snprintf(unknown, sizeof unknown, "a level of one footprint lies past "
              "level %zu: a level too short to measure, or a soft edge",
              h->known);
@@ -479,7 +523,7 @@ static void emit(const struct hwhier_hierarchy *h, double mhz,
                            h->size[j]);
         }
         if (latency_key[j])
-            emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], rate,
+            emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], rate[j],
                         why ? why : h->why_ns);
     }
     if (why != NULL || h->open || h->known < h->levels || h->why_count)
@@ -491,8 +535,8 @@ static void emit(const struct hwhier_hierarchy *h, double mhz,
     why = why ? why : h->open ? beyond
                     : h->why_mem ? h->why_mem
                     : !h->memory ? "the chain ended before memory" : h->why_ns;
-    emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0, rate,
-                why);
+    emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0,
+                rate[caches], why);
     if (h->memory && h->ns[caches] > 0.0)
         hwp_emit_dec("mem_latency_ns", h->ns[caches]);
     else
@@ -615,6 +659,6 @@ int main(int argc, char **argv)
         hwp_log("the L1 at %.2f ns is %.2f cycles at the clock probe's "
                 "rate, %.0f counted beside the clock", h.ns[0],
                 h.ns[0] * mhz * 1e-3, l1_cycles);
-    emit(&h, mhz, l1_cycles, why);
+    emit(&b, &h, mhz, l1_cycles, why);
     return hwp_finish();
 }

@@ -261,13 +261,15 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
      * is the last level, when it is that slow, the curves did not end on
      * its rise and have settled, its latency their last octave's. */
     hwlevel_clean(mid, c->n, clean);
-    for (j = 0; j < h->levels; j++)
-        h->ns[j] = open && j + 1 == h->levels ? lat[j]
-                   : clean[start[j] + (end[j] - start[j]) / 4];
+    for (j = 0; j < h->levels; j++) {
+        h->at[j] = start[j] + (end[j] - start[j]) / 4;
+        h->ns[j] = open && j + 1 == h->levels ? lat[j] : clean[h->at[j]];
+    }
     if (h->levels > 1 && !open && lat[h->levels - 1] >= HWHIER_MEMORY_MIN_NS) {
         double settled = hwhier_settled(c->x, mid, c->n - 1);
         h->memory = settled > 0.0;
         h->ns[h->levels - 1] = settled;
+        h->at[h->levels - 1] = c->n - 1;
         if (!h->memory)
             h->why_mem = "the curve still rises by 10% an octave or more "
                          "where it ends: memory's latency lies beyond it";

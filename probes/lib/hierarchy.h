@@ -74,6 +74,8 @@ struct hwhier_hierarchy {
     size_t size_agree[HWHIER_MAX_LEVELS];
     size_t size_of[HWHIER_MAX_LEVELS];  /* readings that could be fitted */
     double ns[HWHIER_MAX_LEVELS];    /* load-to-use latency, 0 when unknown */
+    size_t at[HWHIER_MAX_LEVELS];    /* the footprint it was read at (the
+                                        end of memory's settled octave) */
     const char *why_ns;           /* why a latency is unknown */
     const char *why_mem;          /* why memory's is, when the curves
                                      reached it */
