@@ -203,12 +203,18 @@ static void far_memory(void)
     c.nfar = 2;
     c.far_x[0] = 256 * MIB;
     c.far_x[1] = 512 * MIB;
-    c.far_ns[0] = 93.0;
-    c.far_ns[1] = 95.0;
+    c.far_ns[0] = 91.0;
+    c.far_ns[1] = 94.0;
     hwhier_analyse(&c, &h);
     checkf(h.memory && h.why_count == NULL && near(h.ns[3], 90.0),
            "far points that agree leave memory and the count (%.1f ns)",
            h.ns[3]);
+    c.far_ns[0] = 93.0;
+    c.far_ns[1] = 97.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 90.0),
+           "far points 5-10%% slower: the count not resolved, memory "
+           "stands (%.1f ns)", h.ns[3]);
     c.far_ns[0] = 120.0;
     c.far_ns[1] = 126.0;
     hwhier_analyse(&c, &h);

@@ -106,8 +106,9 @@ static void far_memory(const struct hwhier_curves *c,
         lo = k == 0 || c->far_ns[k] < lo ? c->far_ns[k] : lo;
         hi = k == 0 || c->far_ns[k] > hi ? c->far_ns[k] : hi;
     }
-    hwp_log("memory further on: %.2f-%.2f ns at %.0f-%.0f bytes", lo, hi,
-            c->far_x[0], c->far_x[c->nfar - 1]);
+    hwp_log("memory further on: %.2f-%.2f ns at %.0f-%.0f bytes, "
+            "%.3f-%.3fx where it settled", lo, hi, c->far_x[0],
+            c->far_x[c->nfar - 1], lo / h->ns[m], hi / h->ns[m]);
     if (hi > HWHIER_SETTLED * h->ns[m]) {
         h->why_count = "a cache past the last level found still served "
                        "part of the chain where the curve settled (memory "
@@ -118,6 +119,11 @@ static void far_memory(const struct hwhier_curves *c,
             h->why_mem = "memory timed two and three octaves past where "
                          "the curve settled still rises";
         }
+    } else if (hi > HWHIER_CONFIRMED * h->ns[m]) {
+        h->why_count = "memory further on is 5-10% slower than where the "
+                       "curve settled: a cache past the last level found "
+                       "serving a little of the chain there, or page walks "
+                       "growing past the TLB share's reach; not resolved";
     } else if (hi * HWHIER_SETTLED < h->ns[m]) {
         h->memory = 0;
         h->why_mem = "memory timed again further on is 10% faster or more "

@@ -44,6 +44,13 @@
  * about the last octave's own: 10% is the tolerance we hold memory's
  * latency to. */
 #define HWHIER_SETTLED 1.10
+/* Memory timed further on (stage 9) confirms where the curve settled
+ * when no far point is slower than this: a chain's minimum at memory's
+ * latency repeats within a few percent.  Between this and HWHIER_SETTLED
+ * a cache past the last level found may still serve a little of the
+ * chain where it settled, or page walks may grow past the TLB share's
+ * reach: which, the probe cannot tell. */
+#define HWHIER_CONFIRMED 1.05
 /* Memory is timed again at this many footprints, an octave apart, two and
  * three octaves past where the curve settled (stage 9). */
 #define HWHIER_FAR 2
