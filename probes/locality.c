@@ -7,7 +7,8 @@
  * Output: l2_shared_cpus, l3_shared_cpus (the first CPU and those sharing
  * the level with it), locality_domains (cliques at the memory footprint)
  * and locality_ratio (the slowest pair between domains over the fastest
- * within one).  Inputs: l1d_, l2_, l3_ and llc_effective_bytes. */
+ * within one).  Inputs: l1d_, l2_, l3_ and llc_effective_bytes, and smt
+ * (emit_shared). */
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hwprobe.h"
@@ -539,10 +540,21 @@ static size_t domains(struct locality *x, int *label)
 
 /* ---- output -------------------------------------------------------- */
 
+/* An L2 shared by CPUs that the cores probe found to be a core each
+ * (smt 1, its input): a cluster's shared L2, or a VM's vCPUs that the
+ * host put on one core's hardware threads since cores ran (they read each
+ * other's writes at 2.5 times the usual speed then, and a repeat a moment
+ * later agrees).  The probes cannot tell which. */
+static const char moved[] = "CPUs the cores probe found to be separate "
+    "cores share it: a cluster's L2, or a VM's vCPUs put on one core since; "
+    "not resolved";
+
 static void emit_shared(struct locality *x, enum level lv, const char *key)
 {
     int n = shared_cpus(x, lv);
-    if (n > 0)
+    if (n > 1 && lv == L2 && hwp_input("smt", 0.0) == 1.0)
+        hwp_absent(key, moved);
+    else if (n > 0)
         hwp_emit_int(key, n);
     else
         hwp_absent(key, x->why_not[lv]);
@@ -590,7 +602,7 @@ static void one_cpu(void)
  * sizes the footprint of each level. */
 static const char *const probe_inputs[] = {
     "l1d_effective_bytes", "l2_effective_bytes", "l3_effective_bytes",
-    "llc_effective_bytes", NULL};
+    "llc_effective_bytes", "smt", NULL};
 
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {

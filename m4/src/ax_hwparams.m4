@@ -335,6 +335,8 @@ _HW_VALUE([HW_MEM_CONTEXTS], [cores], [int], [1], [1024], [1], [count],
   [cores], [memory contexts (threads of L1-resident pointer chasing that do not slow each other)])dnl
 dnl cores: no memory to speak of.
 _HW_RUN([cores], [1], [], [$HW_PTHREAD])
+dnl locality holds a shared L2 against it.
+_HW_EXPORT([smt])
 dnl Streaming read, write and copy bandwidth from memory, one thread and
 dnl all usable CPUs.
 _HW_VALUE([HW_MEM_BANDWIDTH_MBPS], [bandwidth], [int], [1], [100000000], [none], [MB/s],
