@@ -1,6 +1,7 @@
 /* model.c - the passes, their bits and the scatter, from hwparams.h.
- * README.md states the rule and its sources.  A pass keeps live one line
- * and one cursor per partition, and one destination page per partition.
+ * README.md states the rule and its sources.  A pass keeps live one
+ * write-combining buffer (two lines) and one cursor per partition, and
+ * one destination page per partition.
  * Lines beyond the LLC make every tuple's store a trip to memory, more
  * traffic than another pass: the one hard limit.  Lines beyond L1 or L2,
  * pages beyond a TLB level, cost cache-to-cache transfers or page walks
@@ -103,12 +104,13 @@ void radix_model_values(char *out, size_t size)
 static void pass_limits(double r, int bits, int *hard, int *soft)
 {
     double f = (double)((size_t)1 << bits);
-    double line = (double)radix_line_bytes();
-    /* A line and a cursor per partition (the direct scatter's cursor
-     * points into a destination line: the same count). */
-    double state = f * (line + sizeof(size_t));
+    double buf = (double)radix_buffer_bytes();
+    /* A buffer and a cursor per partition.  The direct scatter keeps one
+     * destination line a partition, less; the plan is chosen before the
+     * scatter, so it is sized for the buffers. */
+    double state = f * (buf + sizeof(size_t));
     /* Pages written at once: one per partition, but no more than the
-     * range spans; plus the pages of the lines and cursors themselves.
+     * range spans; plus the pages of the buffers and cursors themselves.
      * The input streams through one page at a time. */
     double span = r * sizeof(radix_tuple) / PAGE_ + 1;
     double pages = (f < span ? f : span) + state / PAGE_ + 1;
@@ -150,7 +152,7 @@ radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
      * lines near (in L2); otherwise each tuple's store costs the same
      * either way and the lines only add a copy.  Output beyond the LLC
      * is streamed past it. */
-    line = (double)radix_line_bytes() + sizeof(size_t);
+    line = (double)radix_buffer_bytes() + sizeof(size_t);
     best.wc = 0;
     if (out > LLC_ || out / PAGE_ > TLBN_) {
         best.wc = out > LLC_ ? 2 : 1;

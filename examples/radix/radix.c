@@ -21,17 +21,28 @@
 #define LINE 64
 #endif
 #define TPL (LINE / sizeof(radix_tuple))   /* tuples per line */
+/* A partition's write-combining buffer is this many lines.  Its stores
+ * miss L1 once a line whatever the count, but the "buffer full" branch
+ * is mispredicted once a buffer: two lines halve that, for twice the
+ * state (README.md, "The kernel"). */
+#define WC_LINES 2
+#define BUF (WC_LINES * TPL)   /* tuples per buffer */
 
 struct radix_work {
     int max_bits;
     size_t *hist, *start, *off;   /* 2^max_bits each */
-    radix_tuple *wc;              /* 2^max_bits lines, line-aligned */
+    radix_tuple *wc;              /* 2^max_bits buffers, line-aligned */
     size_t *bounds[2];            /* 2^max_bits + 1 each */
 };
 
 size_t radix_line_bytes(void)
 {
     return LINE;
+}
+
+size_t radix_buffer_bytes(void)
+{
+    return WC_LINES * LINE;
 }
 
 radix_work *radix_work_new(int max_bits)
@@ -52,7 +63,7 @@ radix_work *radix_work_new(int max_bits)
     w->off = malloc(f * sizeof *w->off);
     w->bounds[0] = malloc((f + 1) * sizeof *w->bounds[0]);
     w->bounds[1] = malloc((f + 1) * sizeof *w->bounds[1]);
-    if (posix_memalign(&p, LINE, f * LINE) == 0)
+    if (posix_memalign(&p, LINE, f * BUF * sizeof *w->wc) == 0)
         w->wc = p;
     if (!w->hist || !w->start || !w->off || !w->bounds[0] || !w->bounds[1] ||
         !w->wc) {
@@ -60,7 +71,7 @@ radix_work *radix_work_new(int max_bits)
         return NULL;
     }
     /* Touch everything now: a first-touch page fault is not partitioning. */
-    memset(w->wc, 0, f * LINE);
+    memset(w->wc, 0, f * BUF * sizeof *w->wc);
     memset(w->hist, 0, f * sizeof *w->hist);
     memset(w->start, 0, f * sizeof *w->start);
     memset(w->off, 0, f * sizeof *w->off);
@@ -124,41 +135,42 @@ static void block_ids(const radix_tuple *restrict src, size_t m, int shift,
         ids[j] = (uint32_t)((radix_hash(src[j].key) >> shift) & mask);
 }
 
-/* A full line to its destination.  Each 16-byte load matches one earlier
+/* A full buffer to its destination.  Each 16-byte load matches one earlier
  * 16-byte store, so it forwards from the store buffer; a wider load would
  * wait for the stores to drain.  Streamed (non-temporal) stores neither
  * read the destination line in nor evict the buffers (Balkesen et al.;
  * Polychroniou and Ross); they need 16-byte alignment. */
-static void flush_line(radix_tuple *d, const radix_tuple *line, int stream)
+static void flush_buf(radix_tuple *d, const radix_tuple *buf, int stream)
 {
     size_t k;
 #ifdef RADIX_STREAM
     if (stream) {
-        for (k = 0; k < TPL; k++)
+        for (k = 0; k < BUF; k++)
             _mm_stream_si128((__m128i *)(void *)(d + k),
-                             _mm_load_si128((const __m128i *)(const void *)(line + k)));
+                             _mm_load_si128((const __m128i *)(const void *)(buf + k)));
         return;
     }
-    for (k = 0; k < TPL; k++)
+    for (k = 0; k < BUF; k++)
         _mm_storeu_si128((__m128i *)(void *)(d + k),
-                         _mm_load_si128((const __m128i *)(const void *)(line + k)));
+                         _mm_load_si128((const __m128i *)(const void *)(buf + k)));
 #else
     (void)stream;
-    for (k = 0; k < TPL; k++)
-        d[k] = line[k];
+    for (k = 0; k < BUF; k++)
+        d[k] = buf[k];
 #endif
 }
 
-/* Each partition gathers in its own line and reaches dst a line at a
- * time: one translation and one line write per TPL tuples.  The slot of
- * destination index o is (o + phase) % TPL, phase putting slot 0 on a
- * line boundary of dst.  A full line is written whole even where it
- * begins before its partition: the earlier partitions' parts are written
- * after the loop, from their own lines.  The one branch per tuple is
- * "line full" (the test for a line crossing the range's start is inside
- * it).  It is taken at random one time in TPL and resolves only after
- * the partition's cursor is loaded: the hashes come first, a block at a
- * time, so a misprediction does not throw them away too. */
+/* Each partition gathers in its own buffer and reaches dst a buffer at a
+ * time: one translation per BUF tuples and whole lines written.  The
+ * slot of destination index o is (o + phase) % BUF, phase putting slot 0
+ * on a line boundary of dst.  A full buffer is written whole even where
+ * it begins before its partition: the earlier partitions' parts are
+ * written after the loop, from their own buffers.  The one branch per
+ * tuple is "buffer full" (the test for a buffer crossing the range's
+ * start is inside it).  It is taken at random one time in BUF and
+ * resolves only after the partition's cursor is loaded: the hashes come
+ * first, a block at a time, so a misprediction does not throw them away
+ * too. */
 static void scatter_wc(const radix_tuple *restrict src,
                        radix_tuple *restrict dst, size_t a, size_t b,
                        int shift, size_t mask, const size_t *restrict start,
@@ -175,31 +187,31 @@ static void scatter_wc(const radix_tuple *restrict src,
         block_ids(src + i, m, shift, mask, ids);
         for (j = 0; j < m; j++) {
             tuple_reg t = LOAD_T(src + i + j);
-            size_t o = off[ids[j]]++, slot = o % TPL;
-            radix_tuple *line = wc + (size_t)ids[j] * TPL;
+            size_t o = off[ids[j]]++, slot = o % BUF;
+            radix_tuple *buf = wc + (size_t)ids[j] * BUF;
 
-            STORE_T(line + slot, t);
-            if (slot == TPL - 1) {
+            STORE_T(buf + slot, t);
+            if (slot == BUF - 1) {
                 size_t end = o - phase + 1;   /* past this tuple in dst */
 
-                if (end >= a + TPL)
-                    flush_line(dst + end - TPL, line, stream);
+                if (end >= a + BUF)
+                    flush_buf(dst + end - BUF, buf, stream);
                 else
-                    memcpy(dst + a, line + TPL - (end - a),
+                    memcpy(dst + a, buf + BUF - (end - a),
                            (end - a) * sizeof *dst);
             }
         }
     }
 #ifdef RADIX_STREAM
     if (stream)
-        _mm_sfence();   /* the streamed lines before the tails below */
+        _mm_sfence();   /* the streamed buffers before the tails below */
 #endif
     for (p = 0; p <= mask; p++) {
-        size_t o = off[p] - phase, fill = off[p] % TPL;
+        size_t o = off[p] - phase, fill = off[p] % BUF;
         size_t first = o - start[p] < fill ? start[p] : o - fill;
 
         if (o > first)
-            memcpy(dst + first, wc + p * TPL + (first + phase) % TPL,
+            memcpy(dst + first, wc + p * BUF + (first + phase) % BUF,
                    (o - first) * sizeof *dst);
     }
 }

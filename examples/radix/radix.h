@@ -54,8 +54,10 @@ radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
                              const radix_plan *plan, radix_work *w,
                              const size_t **bounds);
 
-/* The cache line the write-combining buffers are sized to, in bytes. */
+/* The cache line the write-combining buffers are made of, and a
+ * partition's buffer, in bytes. */
 size_t radix_line_bytes(void);
+size_t radix_buffer_bytes(void);
 
 /* The model: the plan for n tuples into 2^bits partitions, from
  * hwparams.h.  why (may be NULL) gets a one-line reason. */
