@@ -1,9 +1,9 @@
 /* model.c - the passes, their bits and the scatter, from hwparams.h.
  * README.md states the rule and its sources.  A pass keeps live one
- * write-combining buffer (two lines) and one cursor per partition, and
- * one destination page per partition.
+ * write-combining buffer (two lines) or one destination line, and one
+ * cursor and one destination page, per partition.
  * Lines beyond the LLC make every tuple's store a trip to memory, more
- * traffic than another pass: the one hard limit.  Lines beyond L1 or L2,
+ * traffic than another pass: the one hard limit.  Buffers beyond L1 or L2,
  * pages beyond a TLB level, cost cache-to-cache transfers or page walks
  * that stay on chip: near limits.  The fewest hard limits win, then the
  * fewest passes, the fewest near limits, the evenest split.  The scatter
@@ -104,18 +104,19 @@ void radix_model_values(char *out, size_t size)
 static void pass_limits(double r, int bits, int *hard, int *soft)
 {
     double f = (double)((size_t)1 << bits);
-    double buf = (double)radix_buffer_bytes();
-    /* A buffer and a cursor per partition.  The direct scatter keeps one
-     * destination line a partition, less; the plan is chosen before the
-     * scatter, so it is sized for the buffers. */
-    double state = f * (buf + sizeof(size_t));
+    /* Write-combining keeps a buffer and a cursor per partition; the
+     * direct scatter, which the model takes where the buffers exceed L2,
+     * keeps one destination line and a cursor: the least a pass can keep
+     * live, and what the hard limit weighs. */
+    double state = f * ((double)radix_buffer_bytes() + sizeof(size_t));
+    double lines = f * ((double)radix_line_bytes() + sizeof(size_t));
     /* Pages written at once: one per partition, but no more than the
      * range spans; plus the pages of the buffers and cursors themselves.
      * The input streams through one page at a time. */
     double span = r * sizeof(radix_tuple) / PAGE_ + 1;
     double pages = (f < span ? f : span) + state / PAGE_ + 1;
 
-    *hard += state > LLC_;
+    *hard += lines > LLC_;
     *soft += (pages > TLB1_) + (pages > TLBN_) + (state > L1_) + (state > L2_);
 }
 
