@@ -135,6 +135,22 @@ static int same(const radix_plan *a, const radix_plan *b)
     return 1;
 }
 
+/* The index of plan p in m[0..*nm), appended if it is not there yet and
+ * there is room (else -1): a plan in two roles is timed once, so that the
+ * model's plan is not compared with a second timing of itself. */
+static int method(radix_plan *m, int *nm, const radix_plan *p)
+{
+    int i;
+
+    for (i = 0; i < *nm; i++)
+        if (same(&m[i], p))
+            return i;
+    if (*nm >= MAX_FINAL + 3)
+        return -1;
+    m[*nm] = *p;
+    return (*nm)++;
+}
+
 /* One row: the search, then the finalists timed afresh beside the model
  * and the single passes.  A plan is a finalist when its fastest screening
  * sample is no slower than the screening leader's slowest: outside that,
@@ -147,7 +163,7 @@ static void row(size_t n, int bits, struct range *vs_search,
     radix_plan m[MAX_FINAL + 3];
     double t[MAX_FINAL + 3][MAX_SAMPLES], med[MAX_FINAL + 3];
     int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
-    int i, s, lead = 0, nm, best, fin = 0;
+    int i, s, lead = 0, nm = 0, best, fin = 0, naive, wc1;
     char why[80], ps[3][32];
     static const char *const kind[3] = {"direct", "wc", "streamed"};
 
@@ -162,31 +178,30 @@ static void row(size_t n, int bits, struct range *vs_search,
     for (i = 1; i < count; i++)
         if (median(scr[i], screen) < median(scr[lead], screen))
             lead = i;
-    /* m[0] the model, m[1] naive, m[2] one pass wc, then the finalists. */
-    m[1] = (radix_plan){1, {bits, 0, 0}, 0};
-    m[2] = (radix_plan){1, {bits, 0, 0}, m[0].wc};
-    if (m[2].wc == 0)   /* the model scatters directly: time the other kind */
-        m[2].wc = n * sizeof(radix_tuple) > LLC_BYTES ? 2 : 1;
-    nm = 3;
+    /* m[0] the model, then the naive pass, the one pass with the other
+     * kind of scatter and the finalists, each plan once. */
     {
+        radix_plan one = {1, {bits, 0, 0}, 0};
         double lead_max = scr[lead][0], lo;
 
+        nm = 1;
+        naive = method(m, &nm, &one);
+        one.wc = m[0].wc;
+        if (one.wc == 0)   /* the model scatters directly: the other kind */
+            one.wc = n * sizeof(radix_tuple) > LLC_BYTES ? 2 : 1;
+        wc1 = method(m, &nm, &one);
         for (s = 1; s < screen; s++)
             lead_max = scr[lead][s] > lead_max ? scr[lead][s] : lead_max;
-        for (i = 0; i < count && nm < MAX_FINAL + 3; i++) {
+        for (i = 0; i < count; i++) {
             lo = scr[i][0];
             for (s = 1; s < screen; s++)
                 lo = scr[i][s] < lo ? scr[i][s] : lo;
-            if (lo <= lead_max)
-                m[nm++] = plans[i];
+            if (lo <= lead_max && method(m, &nm, &plans[i]) >= 0)
+                fin++;
         }
         /* The leader, whatever the cap left out. */
-        for (i = 3; i < nm; i++)
-            if (same(&m[i], &plans[lead]))
-                break;
-        if (i == nm)
+        if (method(m, &nm, &plans[lead]) < 0)
             m[nm - 1] = plans[lead];
-        fin = nm - 3;
     }
     for (s = 0; s < samples; s++)
         for (i = 0; i < nm; i++)
@@ -212,13 +227,13 @@ static void row(size_t n, int bits, struct range *vs_search,
     print_speed(n, med[0]);
     printf(" %-6s", radix_plan_str(&m[best], ps[1], sizeof ps[1]));
     print_speed(n, med[best]);
-    print_speed(n, med[1]);
-    print_speed(n, med[2]);
+    print_speed(n, med[naive]);
+    print_speed(n, med[wc1]);
     printf(" %5s %6.3f %6.3f\n", (1L << bits) > TLB1 ? "yes" : "no",
-           med[best] / med[0], med[1] / med[0]);
+           med[best] / med[0], med[naive] / med[0]);
     fflush(stdout);
     widen(vs_search, med[best] / med[0]);
-    widen(vs_naive, med[1] / med[0]);
+    widen(vs_naive, med[naive] / med[0]);
 }
 
 static int usage(void)
