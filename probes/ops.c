@@ -4,12 +4,16 @@
  * For 14 operations (integer add, multiply, divide; float and double add,
  * multiply, divide, multiply-add), c independent chains for each c in
  * chains[] (lib/ops_kernel.h) give the latency, the most operations per
- * cycle and how many are in flight.  A cycle is the step of the one-chain
- * integer additions of the same sweep, the clock probe's chain timed at
- * the rate the rest ran at (lib/clock.h); cpu_mhz only checks them.
+ * cycle and how many are in flight.  A cycle is the step of one chain of
+ * integer additions (the clock probe's chain, lib/clock.h) timed beside
+ * each operation's kernels in the same round; each round's steps are
+ * counted in its own cycles, and the median over the rounds is kept.  The
+ * core's clock hops between rounds, and a cycle read in one round
+ * misprices another's.  cpu_mhz only checks the additions.
  * has_fma: a * b + c under the user's flags runs as fast as a multiply;
  * has_fpu: a double addition takes under 10 cycles (more is emulation).
  */
+#include "lib/analysis.h"
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"
 #include "lib/ops_kernel.h"
@@ -23,9 +27,13 @@
  * time the stack instead of the unit.  Every kernel costs compile time, so
  * the steps between widen as c grows. */
 static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
-/* Seconds the sweeps span (lib/kernel.h). */
+/* Seconds the rounds span, and the rounds kept at most and at least. */
 #define SPAN 0.25
+#define MAX_ROUNDS 64
+#define MIN_ROUNDS 5
 #define NCHAINS (sizeof chains / sizeof chains[0])
+/* Each operation's points: the additions beside it, then its chains. */
+#define GROUP (NCHAINS + 1)
 
 #define OPS_SET(t)                                                             \
     OPS_KERNEL(t##1, 1)                                                        \
@@ -158,26 +166,61 @@ static struct op ops[] = {
     {"fdiv64", fdiv64_kernels, 0, 0}, {"fma64", fma64_kernels, 0, 0},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
-enum { IADD32 = 0, IADD64 = 3, FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
+enum { IADD32 = 0, FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
 
 static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
-    *kctx = (void *)&ops[i / NCHAINS].kernels[i % NCHAINS];
+    *kctx = i % GROUP == 0 ? (void *)&ops[IADD32].kernels[0]
+                           : (void *)&ops[i / GROUP].kernels[i % GROUP - 1];
     return hwkernel_run;
 }
 
-static double best[NOPS * NCHAINS];
+static double best[NOPS * GROUP];            /* the fastest of the rounds */
+static double round_t[MAX_ROUNDS][NOPS * GROUP];
+static size_t rounds;
 
-/* Latency and throughput of op o from its row of best[]. */
-static void analyse(struct op *o, const double *t, double cycle_s)
+/* Rounds over every point, each point timed once a round, until SPAN
+ * seconds have passed or the budget is spent (MIN_ROUNDS whatever). */
+static void sweep(void)
 {
-    size_t c;
+    static long reps[NOPS * GROUP];
+    double until = hwp_elapsed() + SPAN;
+    size_t i;
+    for (rounds = 0; rounds < MAX_ROUNDS
+         && (rounds < MIN_ROUNDS
+             || (hwp_elapsed() < until && hwp_budget_left() > 0.0));
+         rounds++)
+        for (i = 0; i < NOPS * GROUP; i++) {
+            void *kctx;
+            hwp_kernel k = point(NULL, i, &kctx);
+            round_t[rounds][i] = hwp_time_per_rep(k, kctx, &reps[i]);
+            if (rounds == 0 || round_t[rounds][i] < best[i])
+                best[i] = round_t[rounds][i];
+        }
+}
+
+/* Point j's step in cycles of the additions beside it (point a): the
+ * median over the rounds of each round's own ratio. */
+static double step_cycles(size_t j, size_t a)
+{
+    double r[MAX_ROUNDS];
+    size_t k;
+    for (k = 0; k < rounds; k++)
+        r[k] = round_t[k][j] / round_t[k][a];
+    return hwcurve_median(r, rounds);
+}
+
+/* Latency and throughput of operation g from its points: the additions
+ * beside it (its cycle), then its chains. */
+static void analyse(struct op *o, size_t g)
+{
+    size_t c, a = g * GROUP;
     hwp_dump_comment(o->name);
-    o->latency = t[0] / OPS_STEPS / cycle_s;
+    o->latency = step_cycles(a + 1, a);
     o->per_cycle = 0.0;
     for (c = 0; c < NCHAINS; c++) {
-        double step = t[c] / OPS_STEPS / cycle_s;
+        double step = step_cycles(a + 1 + c, a);
         hwp_dump(chains[c], step);
         if (chains[c] / step > o->per_cycle)
             o->per_cycle = chains[c] / step;
@@ -199,13 +242,16 @@ static void emit(const struct op *o)
     hwp_emit_int(key, (long long)(flight < 1 ? 1 : flight));
 }
 
-/* The one-chain additions' step, the faster of the 32- and the 64-bit
- * one (noise only slows a reading, and the first kernel timed can catch a
- * clock still rising), in cycles of the clock probe's clock. */
+/* The additions' step, the fastest of their readings beside every
+ * operation (noise only slows a reading), in cycles of the clock probe's
+ * clock. */
 static double add_cycles(double cycle_s)
 {
-    double a = best[IADD32 * NCHAINS], b = best[IADD64 * NCHAINS];
-    return (a < b ? a : b) / OPS_STEPS / cycle_s;
+    double a = best[0];
+    size_t i;
+    for (i = 1; i < NOPS; i++)
+        a = best[i * GROUP] < a ? best[i * GROUP] : a;
+    return a / OPS_STEPS / cycle_s;
 }
 
 /* The experiment is valid only if a chain of integer additions runs at one
@@ -277,18 +323,17 @@ int main(int argc, char **argv)
      * cycle: a neighbour that took the core for the whole of a sweep, or a
      * clock still changing, is gone by the next more often than not. */
     for (attempt = 0; attempt < 2; attempt++) {
-        hwkernel_sweep_span(point, NOPS * NCHAINS, best, SPAN);
+        sweep();
         if (adds_one_a_cycle(cycle_s))
             break;
         hwp_log("additions at %.2f cycles: sweeping again",
                 add_cycles(cycle_s));
     }
     check_valid(cycle_s);
-    hwp_log("the additions' own cycle is %.2f of the clock probe's",
-            add_cycles(cycle_s));
-    cycle_s *= add_cycles(cycle_s);
+    hwp_log("the additions' own cycle is %.2f of the clock probe's; "
+            "%zu rounds", add_cycles(cycle_s), rounds);
     for (i = 0; i < NOPS; i++)
-        analyse(&ops[i], best + i * NCHAINS, cycle_s);
+        analyse(&ops[i], i);
     for (i = 0; i < NOPS; i++)
         emit(&ops[i]);
     hwp_emit_int("has_fma", is_fused(&ops[FMA64], &ops[FMUL64], &ops[FADD64]));
