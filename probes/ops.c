@@ -5,15 +5,17 @@
  * multiply, divide, multiply-add), c independent chains for each c in
  * chains[] (lib/ops_kernel.h) give the latency, the most operations per
  * cycle and how many are in flight.  A cycle is the step of one chain of
- * integer additions (the clock probe's chain, lib/clock.h) timed beside
- * each operation's kernels in the same round; each round's steps are
- * counted in its own cycles, and the median over the rounds is kept.  The
- * core's clock hops between rounds, and a cycle read in one round
- * misprices another's.  cpu_mhz only checks the additions.
+ * integer additions (the clock probe's chain, lib/clock.h) timed just
+ * before and just after each operation's kernels in the same round: the
+ * core's clock hops, and a cycle read elsewhere misprices them.  Each
+ * round's steps are counted in the faster of their two additions (a
+ * clock that changed across the group, or a spoilt reading, only makes a
+ * step look slower).  Of the rounds, the lower quartile is kept: noise
+ * and a neighbour on the core slow most spoilt readings, but a rare one
+ * reads fast, so not the fastest.  cpu_mhz only checks the additions.
  * has_fma: a * b + c under the user's flags runs as fast as a multiply;
  * has_fpu: a double addition takes under 10 cycles (more is emulation).
  */
-#include "lib/analysis.h"
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"
 #include "lib/ops_kernel.h"
@@ -27,13 +29,15 @@
  * time the stack instead of the unit.  Every kernel costs compile time, so
  * the steps between widen as c grows. */
 static const int chains[] = {1, 2, 3, 4, 6, 8, 12};
-/* Seconds the rounds span, and the rounds kept at most and at least. */
+/* Seconds the rounds span, and the rounds run at most and at least. */
 #define SPAN 0.25
 #define MAX_ROUNDS 64
 #define MIN_ROUNDS 5
 #define NCHAINS (sizeof chains / sizeof chains[0])
-/* Each operation's points: the additions beside it, then its chains. */
+/* Each operation's points: the additions before it, then its chains; the
+ * next group's additions (or the last point's) come after it. */
 #define GROUP (NCHAINS + 1)
+#define NPOINTS (NOPS * GROUP + 1)
 
 #define OPS_SET(t)                                                             \
     OPS_KERNEL(t##1, 1)                                                        \
@@ -176,22 +180,22 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
     return hwkernel_run;
 }
 
-static double best[NOPS * GROUP];            /* the fastest of the rounds */
-static double round_t[MAX_ROUNDS][NOPS * GROUP];
+static double best[NPOINTS];            /* the fastest of the rounds */
+static double round_t[MAX_ROUNDS][NPOINTS];
 static size_t rounds;
 
 /* Rounds over every point, each point timed once a round, until SPAN
  * seconds have passed or the budget is spent (MIN_ROUNDS whatever). */
 static void sweep(void)
 {
-    static long reps[NOPS * GROUP];
+    static long reps[NPOINTS];
     double until = hwp_elapsed() + SPAN;
     size_t i;
     for (rounds = 0; rounds < MAX_ROUNDS
          && (rounds < MIN_ROUNDS
              || (hwp_elapsed() < until && hwp_budget_left() > 0.0));
          rounds++)
-        for (i = 0; i < NOPS * GROUP; i++) {
+        for (i = 0; i < NPOINTS; i++) {
             void *kctx;
             hwp_kernel k = point(NULL, i, &kctx);
             round_t[rounds][i] = hwp_time_per_rep(k, kctx, &reps[i]);
@@ -200,15 +204,20 @@ static void sweep(void)
         }
 }
 
-/* Point j's step in cycles of the additions beside it (point a): the
- * median over the rounds of each round's own ratio. */
+/* Point j's step in cycles of the additions before (point a) and after
+ * (a + GROUP) it in the same round; the rounds' lower quartile. */
 static double step_cycles(size_t j, size_t a)
 {
     double r[MAX_ROUNDS];
-    size_t k;
-    for (k = 0; k < rounds; k++)
-        r[k] = round_t[k][j] / round_t[k][a];
-    return hwcurve_median(r, rounds);
+    size_t k, m;
+    for (k = 0; k < rounds; k++) {
+        double b = round_t[k][a], e = round_t[k][a + GROUP], v;
+        v = round_t[k][j] / (b < e ? b : e);
+        for (m = k; m > 0 && r[m - 1] > v; m--)
+            r[m] = r[m - 1];
+        r[m] = v;
+    }
+    return r[rounds / 4];
 }
 
 /* Latency and throughput of operation g from its points: the additions
@@ -249,7 +258,7 @@ static double add_cycles(double cycle_s)
 {
     double a = best[0];
     size_t i;
-    for (i = 1; i < NOPS; i++)
+    for (i = 1; i <= NOPS; i++)
         a = best[i * GROUP] < a ? best[i * GROUP] : a;
     return a / OPS_STEPS / cycle_s;
 }
