@@ -16,6 +16,7 @@
  * has_fma: a * b + c under the user's flags runs as fast as a multiply;
  * has_fpu: a double addition takes under 10 cycles (more is emulation).
  */
+#include "lib/analysis.h"
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"
 #include "lib/ops_kernel.h"
@@ -180,44 +181,32 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
     return hwkernel_run;
 }
 
-static double best[NPOINTS];            /* the fastest of the rounds */
-static double round_t[MAX_ROUNDS][NPOINTS];
+static double round_t[MAX_ROUNDS][NPOINTS];   /* every round's readings */
+static double best[NPOINTS];                   /* the fastest of them */
 static size_t rounds;
 
-/* Rounds over every point, each point timed once a round, until SPAN
- * seconds have passed or the budget is spent (MIN_ROUNDS whatever). */
 static void sweep(void)
 {
-    static long reps[NPOINTS];
-    double until = hwp_elapsed() + SPAN;
-    size_t i;
-    for (rounds = 0; rounds < MAX_ROUNDS
-         && (rounds < MIN_ROUNDS
-             || (hwp_elapsed() < until && hwp_budget_left() > 0.0));
-         rounds++)
-        for (i = 0; i < NPOINTS; i++) {
-            void *kctx;
-            hwp_kernel k = point(NULL, i, &kctx);
-            round_t[rounds][i] = hwp_time_per_rep(k, kctx, &reps[i]);
-            if (rounds == 0 || round_t[rounds][i] < best[i])
-                best[i] = round_t[rounds][i];
-        }
+    size_t r, i;
+    rounds = (size_t)hwp_sweep_rounds(point, NULL, NPOINTS, &round_t[0][0],
+                                      MIN_ROUNDS, MAX_ROUNDS,
+                                      hwp_elapsed() + SPAN);
+    for (i = 0; i < NPOINTS; i++)
+        for (r = 0, best[i] = round_t[0][i]; r < rounds; r++)
+            best[i] = round_t[r][i] < best[i] ? round_t[r][i] : best[i];
 }
 
 /* Point j's step in cycles of the additions before (point a) and after
  * (a + GROUP) it in the same round; the rounds' lower quartile. */
 static double step_cycles(size_t j, size_t a)
 {
-    double r[MAX_ROUNDS];
-    size_t k, m;
+    double v[MAX_ROUNDS];
+    size_t k;
     for (k = 0; k < rounds; k++) {
-        double b = round_t[k][a], e = round_t[k][a + GROUP], v;
-        v = round_t[k][j] / (b < e ? b : e);
-        for (m = k; m > 0 && r[m - 1] > v; m--)
-            r[m] = r[m - 1];
-        r[m] = v;
+        double b = round_t[k][a], e = round_t[k][a + GROUP];
+        v[k] = round_t[k][j] / (b < e ? b : e);
     }
-    return r[rounds / 4];
+    return hwcurve_quantile(v, rounds, 0.25);
 }
 
 /* Latency and throughput of operation g from its points: the additions

@@ -1,9 +1,9 @@
 /* test-analysis.c - unit tests of the building blocks of the curve
- * analysis (probes/lib/analysis.c): the isotonic fit, the median, X-Ray's
- * jump detection and QT clustering, each on small curves whose answer is
- * known.  What the memory probes build from them is tested on synthetic
- * machines in tests/test-levels.c.  Every check is
- * deterministic.  Prints one "ok N - ..." or "not ok N - ..." line per
+ * analysis (probes/lib/analysis.c): the isotonic fit, the median and
+ * quantiles, X-Ray's jump detection and QT clustering, each on small
+ * curves whose answer is known.  What the memory probes build from them
+ * is tested on synthetic machines in tests/test-levels.c.  Every check
+ * is deterministic.  Prints one "ok N - ..." or "not ok N - ..." line per
  * check; exits 0 when all pass, 1 otherwise.
  */
 #include "../probes/lib/analysis.h"
@@ -73,6 +73,17 @@ static void test_median(void)
                && odd[0] == 5,
            "median of odd and even counts, input untouched");
     checkf(isnan(hwcurve_median(odd, 0)), "median of nothing is NaN");
+    /* 8 values: the lower quartile is the third smallest (index 2). */
+    {
+        static const double eight[] = {8, 3, 7, 1, 6, 2, 5, 4};
+
+        checkf(hwcurve_quantile(eight, 8, 0.25) == 3
+                   && hwcurve_quantile(eight, 8, 0.0) == 1
+                   && hwcurve_quantile(eight, 8, 1.0) == 8 && eight[0] == 8,
+               "quantiles 0, 1/4 and 1, input untouched");
+        checkf(isnan(hwcurve_quantile(eight, 0, 0.25)),
+               "quantile of nothing is NaN");
+    }
 }
 
 static void test_plateau_jump(void)

@@ -49,20 +49,41 @@ void hwcurve_monotone(const double *y, const double *w, size_t n, double *out)
     }
 }
 
-/* ---- median ------------------------------------------------------- */
+/* ---- median and quantiles ------------------------------------------ */
 
-/* Sorts a copy, so the caller's order stays. */
-double hwcurve_median(const double *v, size_t n)
+/* Both sort a copy, so the caller's order stays. */
+static double *sorted_copy(const double *v, size_t n)
 {
-    double *s, m;
+    double *s;
 
     if (n == 0 || (s = malloc(n * sizeof *s)) == NULL)
-        return (double)NAN;
+        return NULL;
     memcpy(s, v, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
+    return s;
+}
+
+double hwcurve_median(const double *v, size_t n)
+{
+    double *s = sorted_copy(v, n), m;
+
+    if (s == NULL)
+        return (double)NAN;
     m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
     free(s);
     return m;
+}
+
+double hwcurve_quantile(const double *v, size_t n, double q)
+{
+    double *s = sorted_copy(v, n), x;
+    size_t i = q > 0.0 ? (size_t)(q * (double)n) : 0;
+
+    if (s == NULL)
+        return (double)NAN;
+    x = s[i < n ? i : n - 1];
+    free(s);
+    return x;
 }
 
 /* ---- jumps --------------------------------------------------------- */

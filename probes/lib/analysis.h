@@ -58,4 +58,9 @@ int hwcurve_renumber(int *label, size_t n, size_t nc, const size_t *order);
  * memory. */
 double hwcurve_median(const double *v, size_t n);
 
+/* The value a fraction q (0 to 1) of the way up n sorted values, the
+ * element at floor(q * n) (v is not modified); NaN when n is 0 or out of
+ * memory. */
+double hwcurve_quantile(const double *v, size_t n, double q);
+
 #endif

@@ -168,6 +168,13 @@ int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
  * patience said. */
 int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
                    double *best, int done, int min_rounds, double until);
+/* Rounds that keep every reading: each times every point once, round r's
+ * point i into t[r * npoints + i]; min_rounds of them, then more until
+ * hwp_elapsed() reaches `until` or the budget is spent, max_rounds at
+ * most.  Returns the rounds run.  For an analysis that compares points
+ * within one round, where the clock moves between rounds. */
+int hwp_sweep_rounds(hwp_point_fn point, void *ctx, size_t npoints,
+                     double *t, int min_rounds, int max_rounds, double until);
 
 /* ---- helpers ------------------------------------------------------- */
 

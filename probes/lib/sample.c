@@ -112,6 +112,27 @@ int hwp_sweep(hwp_point_fn point, void *ctx, size_t npoints, double *best,
     return round;
 }
 
+int hwp_sweep_rounds(hwp_point_fn point, void *ctx, size_t npoints,
+                     double *t, int min_rounds, int max_rounds, double until)
+{
+    long *reps = calloc(npoints, sizeof *reps);
+    int round;
+    size_t i;
+    if (reps == NULL)
+        hwp_skip("out of memory");
+    for (round = 0; round < max_rounds
+         && (round < min_rounds
+             || (hwp_elapsed() < until && hwp_budget_left() > 0.0));
+         round++)
+        for (i = 0; i < npoints; i++) {
+            void *kctx;
+            hwp_kernel k = point(ctx, i, &kctx);
+            t[(size_t)round * npoints + i] = hwp_time_per_rep(k, kctx, &reps[i]);
+        }
+    free(reps);
+    return round;
+}
+
 int hwp_sweep_more(hwp_point_fn point, void *ctx, size_t npoints,
                    double *best, int done, int min_rounds, double until)
 {
