@@ -194,6 +194,15 @@ static void at_memory(void)
                      "an eDRAM before memory");
 }
 
+/* The hierarchy with memory timed far on at a and b ns. */
+static void far_at(struct hwhier_curves *c, struct hwhier_hierarchy *h,
+                   double a, double b)
+{
+    c->far_ns[0] = a;
+    c->far_ns[1] = b;
+    hwhier_analyse(c, h);
+}
+
 /* Stage 9: memory timed two and three octaves past the curve's end. */
 static void far_memory(void)
 {
@@ -203,38 +212,26 @@ static void far_memory(void)
     c.nfar = 2;
     c.far_x[0] = 256 * MIB;
     c.far_x[1] = 512 * MIB;
-    c.far_ns[0] = 91.0;
-    c.far_ns[1] = 94.0;
-    hwhier_analyse(&c, &h);
+    far_at(&c, &h, 91.0, 94.0);
     checkf(h.memory && h.why_count == NULL && near(h.ns[3], 90.0),
            "far points that agree leave memory and the count (%.1f ns)",
            h.ns[3]);
-    c.far_ns[0] = 93.0;
-    c.far_ns[1] = 97.0;
-    hwhier_analyse(&c, &h);
+    far_at(&c, &h, 93.0, 97.0);
     checkf(h.memory && h.why_count != NULL && near(h.ns[3], 90.0),
            "far points 5-10%% slower: the count not resolved, memory "
            "stands (%.1f ns)", h.ns[3]);
-    c.far_ns[0] = 120.0;
-    c.far_ns[1] = 126.0;
-    hwhier_analyse(&c, &h);
+    far_at(&c, &h, 120.0, 126.0);
     checkf(h.memory && h.why_count != NULL && near(h.ns[3], 123.0),
            "far points 10%% slower: a level seen, not resolved; memory is "
            "theirs (%.1f ns)", h.ns[3]);
-    c.far_ns[0] = 93.0;
-    c.far_ns[1] = 101.0;
-    hwhier_analyse(&c, &h);
+    far_at(&c, &h, 93.0, 101.0);
     checkf(h.memory && h.why_count != NULL && near(h.ns[3], 97.0),
            "the farther point alone 10%% slower: the same (%.1f ns)",
            h.ns[3]);
-    c.far_ns[0] = 120.0;
-    c.far_ns[1] = 160.0;
-    hwhier_analyse(&c, &h);
+    far_at(&c, &h, 120.0, 160.0);
     check(!h.memory && h.why_count != NULL && h.why_mem != NULL,
           "far points that still rise withhold memory too");
-    c.far_ns[0] = 70.0;
-    c.far_ns[1] = 72.0;
-    hwhier_analyse(&c, &h);
+    far_at(&c, &h, 70.0, 72.0);
     check(!h.memory && h.why_count == NULL && h.why_mem != NULL,
           "far points 10% faster withhold memory");
 }
