@@ -1,18 +1,12 @@
 /* ops.c - latency, throughput and operations in flight of the arithmetic
  * a code generator schedules (X-Ray 3.2-3.4, BlackjackBench 3.3).
  *
- * For 14 operations (integer add, multiply, divide; float and double add,
- * multiply, divide, multiply-add), c independent chains for each c in
- * chains[] (lib/ops_kernel.h) give the latency, the most operations per
- * cycle and how many are in flight.  A cycle is the step of one chain of
- * integer additions (the clock probe's chain, lib/clock.h) timed just
- * before and just after each operation's kernels in the same round: the
- * core's clock hops, and a cycle read elsewhere misprices them.  Each
- * round's steps are counted in the faster of their two additions (a
- * clock that changed across the group, or a spoilt reading, only makes a
- * step look slower).  Of the rounds, the lower quartile is kept: noise
- * and a neighbour on the core slow most spoilt readings, but a rare one
- * reads fast, so not the fastest.  cpu_mhz only checks the additions.
+ * For 14 operations, c independent chains for each c in chains[]
+ * (lib/ops_kernel.h) give the latency, the most operations per cycle and
+ * how many are in flight.  A cycle is one step of a chain of integer
+ * additions timed just before and after each operation's kernels in the
+ * same round, since the core's clock hops between rounds (step_cycles()
+ * says how the rounds are combined); cpu_mhz only checks the additions.
  * has_fma: a * b + c under the user's flags runs as fast as a multiply;
  * has_fpu: a double addition takes under 10 cycles (more is emulation).
  */
@@ -197,7 +191,10 @@ static void sweep(void)
 }
 
 /* Point j's step in cycles of the additions before (point a) and after
- * (a + GROUP) it in the same round; the rounds' lower quartile. */
+ * (a + GROUP) it in the same round, the faster of the two: a clock that
+ * changed across the group or a spoilt addition then only slows a step.
+ * The rounds' lower quartile: noise and a neighbour on the core slow most
+ * spoilt readings, but a rare one reads fast, so not the fastest. */
 static double step_cycles(size_t j, size_t a)
 {
     double v[MAX_ROUNDS];
