@@ -485,8 +485,17 @@ static int same_again(struct locality *x, enum level lv, int count)
     return 0;
 }
 
+/* An L2 shared by CPUs that the cores probe found to be a core each
+ * (smt 1, its input): a cluster's shared L2, or a VM's vCPUs that the
+ * host put on one core's hardware threads since cores ran (they read each
+ * other's writes at 2.5 times the usual speed then, and a repeat a moment
+ * later agrees).  The probes cannot tell which. */
+static const char moved[] = "CPUs the cores probe found to be separate "
+    "cores share it: a cluster's L2, or a VM's vCPUs put on one core since; "
+    "not resolved";
+
 /* CPUs sharing level lv with the first one (counting it); 0 when the
- * level is not tested or cannot be judged. */
+ * level is not tested or cannot be judged (the reason in why_not). */
 static int shared_cpus(struct locality *x, enum level lv)
 {
     int label[HWCLIQUE_CLIQUE_MAX], apart[HWCLIQUE_CLIQUE_MAX], napart, count;
@@ -502,6 +511,10 @@ static int shared_cpus(struct locality *x, enum level lv)
     }
     count = hwclique_clique_size(label, n);
     hwp_log("%s: %d CPUs share it", level_name[lv], count);
+    if (count > 1 && lv == L2 && hwp_input("smt", 0.0) == 1.0) {
+        x->why_not[lv] = moved;   /* withheld either way: no repeat */
+        return 0;
+    }
     return count > 1 ? same_again(x, lv, count) : count;
 }
 
@@ -540,21 +553,10 @@ static size_t domains(struct locality *x, int *label)
 
 /* ---- output -------------------------------------------------------- */
 
-/* An L2 shared by CPUs that the cores probe found to be a core each
- * (smt 1, its input): a cluster's shared L2, or a VM's vCPUs that the
- * host put on one core's hardware threads since cores ran (they read each
- * other's writes at 2.5 times the usual speed then, and a repeat a moment
- * later agrees).  The probes cannot tell which. */
-static const char moved[] = "CPUs the cores probe found to be separate "
-    "cores share it: a cluster's L2, or a VM's vCPUs put on one core since; "
-    "not resolved";
-
 static void emit_shared(struct locality *x, enum level lv, const char *key)
 {
     int n = shared_cpus(x, lv);
-    if (n > 1 && lv == L2 && hwp_input("smt", 0.0) == 1.0)
-        hwp_absent(key, moved);
-    else if (n > 0)
+    if (n > 0)
         hwp_emit_int(key, n);
     else
         hwp_absent(key, x->why_not[lv]);
