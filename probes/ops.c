@@ -3,14 +3,17 @@
  *
  * For 14 operations, c independent chains for each c in chains[]
  * (lib/ops_kernel.h) give the latency, the most operations per cycle and
- * how many are in flight.  A cycle is one step of a chain of integer
- * additions timed just before and after each operation's kernels in the
- * same round, since the core's clock hops between rounds (step_cycles()
- * says how the rounds are combined); cpu_mhz only checks the additions.
+ * how many are in flight.  A cycle is one addition of the clock's chain
+ * (lib/clock.h) timed just before and after each operation's kernels in
+ * the same round, since the core's clock hops between rounds
+ * (step_cycles() says how the rounds are combined); cpu_mhz only checks
+ * the additions.  Not the operations' own one-chain addition: four steps
+ * to a loop, its branches cost some cores a fraction of a cycle a step.
  * has_fma: a * b + c under the user's flags runs as fast as a multiply;
  * has_fpu: a double addition takes under 10 cycles (more is emulation).
  */
 #include "lib/analysis.h"
+#include "lib/clock.h"
 #include "lib/hwprobe.h"
 #include "lib/kernel.h"
 #include "lib/ops_kernel.h"
@@ -165,14 +168,24 @@ static struct op ops[] = {
     {"fdiv64", fdiv64_kernels, 0, 0}, {"fma64", fma64_kernels, 0, 0},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
-enum { IADD32 = 0, FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
+enum { FADD64 = 10, FMUL64 = 11, FMA64 = 13 };
 
 static hwp_kernel point(void *ctx, size_t i, void **kctx)
 {
     (void)ctx;
-    *kctx = i % GROUP == 0 ? (void *)&ops[IADD32].kernels[0]
-                           : (void *)&ops[i / GROUP].kernels[i % GROUP - 1];
+    if (i % GROUP == 0) {
+        *kctx = NULL;
+        return hwclock_adds;
+    }
+    *kctx = (void *)&ops[i / GROUP].kernels[i % GROUP - 1];
     return hwkernel_run;
+}
+
+/* Seconds a step of point i (a rep holds OPS_STEPS steps, or
+ * HWCLOCK_UNROLL additions of the clock's chain). */
+static double per_step(size_t i, double t)
+{
+    return t / (i % GROUP == 0 ? HWCLOCK_UNROLL : OPS_STEPS);
 }
 
 static double round_t[MAX_ROUNDS][NPOINTS];   /* every round's readings */
@@ -201,7 +214,7 @@ static double step_cycles(size_t j, size_t a)
     size_t k;
     for (k = 0; k < rounds; k++) {
         double b = round_t[k][a], e = round_t[k][a + GROUP];
-        v[k] = round_t[k][j] / (b < e ? b : e);
+        v[k] = per_step(j, round_t[k][j]) / per_step(a, b < e ? b : e);
     }
     return hwcurve_quantile(v, rounds, 0.25);
 }
@@ -246,7 +259,7 @@ static double add_cycles(double cycle_s)
     size_t i;
     for (i = 1; i <= NOPS; i++)
         a = best[i * GROUP] < a ? best[i * GROUP] : a;
-    return a / OPS_STEPS / cycle_s;
+    return per_step(0, a) / cycle_s;
 }
 
 /* The experiment is valid only if a chain of integer additions runs at one
