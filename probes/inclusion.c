@@ -21,7 +21,7 @@
  * L1 and an eighth of what they hold in a 16-way 2 MiB L2: in the L2 and
  * not in the L1. */
 #define COLD_PAGES 64
-#define ROUNDS 8       /* per reading; two readings per level */
+#define ROUNDS 8       /* per reading; HWBACKINV_READINGS per level */
 /* Fresh sets, rotating, far enough apart that every burst in between
  * went over them: A for every trial, C. */
 #define HOT_SETS (2 * 2 * ROUNDS * 2)
@@ -150,15 +150,15 @@ static int reading(size_t span2, size_t span3, const char **why)
     return hwbackinv_reading(r, ROUNDS, why);
 }
 
-/* Two readings after a round that does not count (the first burst over
- * fresh memory took A out of the L1 more often than any other here): the
- * verdict, or -1.  For the L2 (span3 0), a first reading whose burst did
- * not clear the L2 is taken again with twice the span, once: the cache
- * probe's L2 size may be a quarter of the L2. */
+/* HWBACKINV_READINGS readings after a round that does not count (the
+ * first burst over fresh memory took A out of the L1 more often than any
+ * other here): the verdict, or -1.  For the L2 (span3 0), a first reading
+ * whose burst did not clear the L2 is taken again with twice the span,
+ * once: the cache probe's L2 size may be a quarter of the L2. */
 static int judge(const char *level, size_t *span2, size_t span3)
 {
-    const char *why[2];
-    int v[2], k;
+    const char *why[HWBACKINV_READINGS];
+    int v[HWBACKINV_READINGS], k, i;
     hwp_dump_comment("a round that does not count:");
     (void)round_of(*span2, span3);
     v[0] = reading(*span2, span3, &why[0]);
@@ -168,10 +168,13 @@ static int judge(const char *level, size_t *span2, size_t span3)
         hwp_log("%s: %s; again over %zu KiB", level, why[0], *span2 >> 10);
         v[0] = reading(*span2, span3, &why[0]);
     }
-    v[1] = reading(*span2, span3, &why[1]);
-    k = hwbackinv_verdict(v[0], v[1]);
-    hwp_log("%s: readings %d (%s), %d (%s): %s", level, v[0],
-            why[0] ? why[0] : "clear", v[1], why[1] ? why[1] : "clear",
+    for (i = 1; i < HWBACKINV_READINGS; i++)
+        v[i] = reading(*span2, span3, &why[i]);
+    k = hwbackinv_verdict(v, HWBACKINV_READINGS);
+    for (i = 0; i < HWBACKINV_READINGS; i++)
+        hwp_log("%s: reading %d: %d (%s)", level, i + 1, v[i],
+                why[i] ? why[i] : "clear");
+    hwp_log("%s: %s", level,
             k < 0 ? "cannot tell" : k ? "inclusive" : "not inclusive");
     return k;
 }
@@ -193,7 +196,7 @@ static void judge_l3(size_t span2, size_t span3)
         hwp_absent("l3_inclusive", v3 == 1
                    ? "cannot tell: the L1 lost its lines, as under an "
                      "inclusive L3 or beside a snoop filter"
-                   : "cannot tell: two readings disagree or are unclear");
+                   : "cannot tell: the readings disagree or are unclear");
 }
 
 /* bytes rounded down to whole pages, at least 64 of them. */
@@ -265,7 +268,7 @@ int main(int argc, char **argv)
     if (v2 >= 0)
         hwp_emit_int("l2_inclusive", v2);
     else
-        hwp_absent("l2_inclusive", "cannot tell: two readings disagree or "
+        hwp_absent("l2_inclusive", "cannot tell: the readings disagree or "
                    "are unclear");
     if (v2 != 0)
         hwp_absent("l3_inclusive", "not tested: no non-inclusive L2 "

@@ -124,9 +124,15 @@ static void synthetic(void)
     lg[3].burst[0] = lg[5].burst[0] = 12.0;
     check(reading(lg, 8, 0, &why) == 0,
           "A kept in 6 rounds of 8, lost in two: still 0");
-    check(hwbackinv_verdict(0, 0) == 0 && hwbackinv_verdict(1, 1) == 1
-          && hwbackinv_verdict(0, 1) == -1 && hwbackinv_verdict(-1, 0) == -1,
-          "two readings must agree");
+    {
+        static const int no[] = {0, 0, 0}, yes[] = {1, 1, 1},
+                         mixed[] = {1, 1, 0}, unclear[] = {0, -1, 0};
+        check(hwbackinv_verdict(no, 3) == 0 && hwbackinv_verdict(yes, 3) == 1
+                  && hwbackinv_verdict(mixed, 3) == -1
+                  && hwbackinv_verdict(unclear, 3) == -1
+                  && hwbackinv_verdict(no, 0) == -1,
+              "every reading must agree");
+    }
     check(isnan(hwbackinv_lost(2.0, 1.2, 1.0))
               && isnan(hwbackinv_lost(2.0, 0.0, 5.0))
               && fabs(hwbackinv_lost(3.0, 1.0, 5.0) - 0.5) < 1e-12,

@@ -75,7 +75,13 @@ int hwbackinv_reading(const struct hwbackinv_round *r, size_t n,
     return 1;
 }
 
-int hwbackinv_verdict(int first, int second)
+int hwbackinv_verdict(const int *v, size_t n)
 {
-    return first == second ? first : -1;
+    size_t i;
+    if (n == 0)
+        return -1;
+    for (i = 1; i < n; i++)
+        if (v[i] != v[0])
+            return -1;
+    return v[0];
 }

@@ -32,6 +32,10 @@
 #define HWBACKINV_NULL_CLEARED 1.5
 /* Rounds per reading, at most. */
 #define HWBACKINV_MAX_ROUNDS 64
+/* Readings behind a verdict: a configure takes one run, and a value
+ * users build on must not hang on two readings a passing neighbour can
+ * tilt (the readings take milliseconds, so a third costs nothing). */
+#define HWBACKINV_READINGS 3
 
 /* One round of the test of one level, back to back. */
 struct hwbackinv_round {
@@ -73,8 +77,8 @@ int hwbackinv_reading(const struct hwbackinv_round *r, size_t n,
  * (the one a probe may answer with a larger burst). */
 extern const char hwbackinv_not_cleared[];
 
-/* Two readings, taken one after the other: a verdict only when both
- * give it. */
-int hwbackinv_verdict(int first, int second);
+/* Readings taken one after the other (HWBACKINV_READINGS): a verdict
+ * only when every one gives it. */
+int hwbackinv_verdict(const int *v, size_t n);
 
 #endif
