@@ -325,6 +325,35 @@ static void cross_checks(void)
           "latencies that do not rise are withheld, the sizes kept");
 }
 
+/* Stage 7b: two of five placements timed while a neighbour held most of
+ * the L3 read it at 60 ns, the rest at 16: the L3, the count and the LLC
+ * are not known, the L1, the L2 and memory stand.  One such placement of
+ * five is outvoted. */
+static void placements_disagree(void)
+{
+    static const double lat_taken[] = {1.0, 4.0, 60.0, 90.0};
+    const struct shape two[] = {{ends3, lat3, 3}, {ends3, lat3, 3},
+                                {ends3, lat3, 3}, {ends3, lat_taken, 3},
+                                {ends3, lat_taken, 3}};
+    const struct shape one[] = {{ends3, lat3, 3}, {ends3, lat3, 3},
+                                {ends3, lat3, 3}, {ends3, lat3, 3},
+                                {ends3, lat_taken, 3}};
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    readings(&c, two);
+    hwhier_analyse(&c, &h);
+    checkf(h.levels == 4 && h.known == 2 && h.why_known != NULL
+               && h.why_count != NULL && h.memory,
+           "two of five placements read the L3 at 60 ns, three at 16: "
+           "levels from the L3 not known (known %zu of %zu)", h.known,
+           h.levels);
+    readings(&c, one);
+    hwhier_analyse(&c, &h);
+    checkf(h.known == h.levels && h.why_count == NULL,
+           "one placement of five at 60 ns: outvoted (known %zu of %zu)",
+           h.known, h.levels);
+}
+
 int main(void)
 {
     clean();
@@ -336,6 +365,7 @@ int main(void)
     far_memory();
     served_past();
     fell();
+    placements_disagree();
     cross_checks();
     return check_done();
 }

@@ -200,6 +200,44 @@ static void fell(const struct hwhier_curves *c, const double *mid,
                        "what it keeps during the sweep";
 }
 
+/* Stage 7b: the placements must agree on the cost of each level with an
+ * edge where its latency is read (each reading's median of three): page
+ * colours move a level's edge, not the middle of it, so readings a level
+ * wobble apart there (upper over lower quartile) say the level's share
+ * changed while it was timed (a host's neighbour taking an L3 it shares
+ * with this guest), and the level and those above it are not known. */
+static void placements_agree(const struct hwhier_curves *c,
+                             struct hwhier_hierarchy *h)
+{
+    double v[HWHIER_MAX_READINGS], w[3], lo, hi;
+    size_t j, r, i, before, after;
+    for (j = 0; j < h->known && j + 1 < h->levels; j++) {
+        i = h->at[j];
+        before = i > 0 ? i - 1 : i;
+        after = i + 1 < c->n ? i + 1 : i;
+        for (r = 0; r < c->readings; r++) {
+            w[0] = c->y[r][before];
+            w[1] = c->y[r][i];
+            w[2] = c->y[r][after];
+            v[r] = hwcurve_median(w, 3);
+        }
+        lo = hwcurve_quantile(v, c->readings, 0.25);
+        hi = hwcurve_quantile(v, c->readings, 0.75);
+        if (lo > 0.0 && hi / lo > HWLEVEL_WOBBLE) {
+            hwp_log("level %zu: the placements read %.2f-%.2f ns (quartiles) "
+                    "where its latency is read", j + 1, lo, hi);
+            h->known = j;
+            h->why_known = "the page placements disagree on this level's "
+                           "cost by more than a level wobbles: its share "
+                           "changed while it was timed (a neighbour)";
+            if (h->why_count == NULL)
+                h->why_count = "the page placements disagree on a level's "
+                               "cost: its share changed while it was timed";
+            return;
+        }
+    }
+}
+
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
     double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
@@ -287,6 +325,7 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
             h->ns[h->levels - 1] += tail(c->x, clean, c->n - 1);
     }
     fell(c, mid, h);
+    placements_agree(c, h);
 }
 
 const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
