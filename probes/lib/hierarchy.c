@@ -172,6 +172,19 @@ static double tail(const double *x, const double *clean, size_t i)
     return clean[i] > clean[back] ? clean[i] - clean[back] : 0.0;
 }
 
+/* Levels from j on, and the count, not known, each for its reason (the
+ * first reason found stands). */
+static void not_known_from(struct hwhier_hierarchy *h, size_t j,
+                           const char *why_known, const char *why_count)
+{
+    if (j < h->known) {
+        h->known = j;
+        h->why_known = why_known;
+    }
+    if (h->why_count == NULL)
+        h->why_count = why_count;
+}
+
 /* Stage 10: a curve that falls by more than a level wobbles (hwlevel_fall,
  * HWLEVEL_WOBBLE) was timed while a level changed what it keeps (an
  * adaptive last level taking a chain in after enough passes): the levels
@@ -189,15 +202,12 @@ static void fell(const struct hwhier_curves *c, const double *mid,
         ;
     hwp_log("the curve falls %.2fx from %.0f bytes on: levels from %zu on "
             "not known", fall, c->x[at], j + 1);
-    if (j < h->known) {
-        h->known = j;
-        h->why_known = "the chain ran faster as it grew (by more than a "
-                       "level wobbles): a cache changed what it keeps "
-                       "during the sweep, so this level is not known";
-    }
-    if (h->why_count == NULL)
-        h->why_count = "the chain ran faster as it grew: a cache changed "
-                       "what it keeps during the sweep";
+    not_known_from(h, j,
+                   "the chain ran faster as it grew (by more than a level "
+                   "wobbles): a cache changed what it keeps during the "
+                   "sweep, so this level is not known",
+                   "the chain ran faster as it grew: a cache changed what "
+                   "it keeps during the sweep");
 }
 
 /* Stage 7b: the placements must agree on the cost of each level with an
@@ -226,13 +236,12 @@ static void placements_agree(const struct hwhier_curves *c,
         if (lo > 0.0 && hi / lo > HWLEVEL_WOBBLE) {
             hwp_log("level %zu: the placements read %.2f-%.2f ns (quartiles) "
                     "where its latency is read", j + 1, lo, hi);
-            h->known = j;
-            h->why_known = "the page placements disagree on this level's "
+            not_known_from(h, j,
+                           "the page placements disagree on this level's "
                            "cost by more than a level wobbles: its share "
-                           "changed while it was timed (a neighbour)";
-            if (h->why_count == NULL)
-                h->why_count = "the page placements disagree on a level's "
-                               "cost: its share changed while it was timed";
+                           "changed while it was timed (a neighbour)",
+                           "the page placements disagree on a level's cost: "
+                           "its share changed while it was timed");
             return;
         }
     }
