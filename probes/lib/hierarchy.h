@@ -73,9 +73,10 @@ struct hwhier_hierarchy {
     int memory;               /* the last level is memory */
     int open;                 /* the curves end on a rise past the last
                                  cache: what lies beyond is not known */
-    size_t known;             /* levels below one of a single flat point
-                                 (levels.h, stage 5): those above it are
-                                 not known; levels when there is none */
+    size_t known;             /* levels below the first not known (a
+                                 level of a single flat point, stage 5;
+                                 placements that disagree, 7b; a fall,
+                                 10); levels when there is none */
     size_t agree, of;         /* readings with that count on their own */
     double size[HWHIER_MAX_LEVELS];  /* effective size of each cache */
     size_t size_agree[HWHIER_MAX_LEVELS];
@@ -88,10 +89,11 @@ struct hwhier_hierarchy {
                                      reached it */
     const char *why_count;        /* why the count is not known, when a
                                      level past the last found was seen
-                                     but not resolved (stage 9) or the
-                                     curve fell (stage 10) */
+                                     but not resolved (stage 9), the
+                                     placements disagree (7b) or the
+                                     curve fell (10) */
     const char *why_known;        /* why the levels from `known` on are
-                                     not known, when the curve fell */
+                                     not known (stages 7b and 10) */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
