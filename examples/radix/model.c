@@ -1,7 +1,9 @@
 /* model.c - the passes, their bits and the scatter, from hwparams.h.
  * README.md states the rule and its sources.  A pass keeps live one
  * write-combining buffer (two lines) or one destination line, and one
- * cursor and one destination page, per partition.
+ * cursor and one destination page, per partition, but no more lines or
+ * pages than its range fills; the limits are counted for the scatter the
+ * plan gets.
  * Lines beyond the LLC make every tuple's store a trip to memory, more
  * traffic than another pass: the one hard limit.  Buffers beyond L1 or L2,
  * pages beyond a TLB level, cost cache-to-cache transfers or page walks
@@ -99,20 +101,44 @@ void radix_model_values(char *out, size_t size)
     );
 }
 
-/* Limits one pass of 2^bits over ranges of r tuples exceeds: hard ones
- * (counted in *hard) and near ones (*soft). */
-static void pass_limits(double r, int bits, int *hard, int *soft)
+/* The scatter a plan gets.  Write-combining pays where the buffers sit
+ * in a nearer level than the destinations: a store into a buffer then
+ * costs less than the direct store it replaces, and a page walk is paid
+ * once a line.  Output beyond the LLC goes to memory, so it is streamed
+ * past the caches from buffers on chip (within the LLC); output within
+ * the LLC whose pages exceed the last TLB level gains from buffers within
+ * L2.  Otherwise the buffers would only add a copy. */
+static int plan_scatter(double out, const radix_plan *p)
 {
-    double f = (double)((size_t)1 << bits);
-    /* Write-combining keeps a buffer and a cursor per partition; the
-     * direct scatter, which the model takes where the buffers exceed L2,
-     * keeps one destination line and a cursor: the least a pass can keep
-     * live, and what the hard limit weighs. */
-    double state = f * ((double)radix_buffer_bytes() + sizeof(size_t));
-    double lines = f * ((double)radix_line_bytes() + sizeof(size_t));
+    double buffer = (double)radix_buffer_bytes() + sizeof(size_t);
+    double near = out > LLC_ ? LLC_ : L2_;
+    int k;
+
+    if (out <= LLC_ && out / PAGE_ <= TLBN_)
+        return 0;
+    for (k = 0; k < p->passes; k++)
+        if ((double)((size_t)1 << p->bits[k]) * buffer > near)
+            return 0;
+    return out > LLC_ ? 2 : 1;
+}
+
+/* Limits one pass of 2^bits over ranges of r tuples exceeds, with the
+ * scatter wc: hard ones (counted in *hard) and near ones (*soft). */
+static void pass_limits(double r, int bits, int wc, int *hard, int *soft)
+{
+    double f = (double)((size_t)1 << bits), line = (double)radix_line_bytes();
+    /* A direct scatter keeps one destination line and a cursor per
+     * partition, but no more lines than the range fills: the least a pass
+     * can keep live, and what the hard limit weighs.  Write-combining
+     * keeps a buffer and a cursor per partition. */
+    double span_lines = r * sizeof(radix_tuple) / line + 1;
+    double lines = (f < span_lines ? f : span_lines) * line
+                   + f * sizeof(size_t);
+    double state = wc ? f * ((double)radix_buffer_bytes() + sizeof(size_t))
+                      : lines;
     /* Pages written at once: one per partition, but no more than the
-     * range spans; plus the pages of the buffers and cursors themselves.
-     * The input streams through one page at a time. */
+     * range spans; plus the pages of the state itself.  The input streams
+     * through one page at a time. */
     double span = r * sizeof(radix_tuple) / PAGE_ + 1;
     double pages = (f < span ? f : span) + state / PAGE_ + 1;
 
@@ -123,43 +149,31 @@ static void pass_limits(double r, int bits, int *hard, int *soft)
 radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
 {
     static radix_plan plans[RADIX_MAX_PLANS];
-    radix_plan best = {0, {0, 0, 0}, 1};
+    radix_plan best = {0, {0, 0, 0}, 0};
     int bhard = 1 << 30, bsoft = 0, bmax = 0, i, k;
-    double out = (double)n * sizeof(radix_tuple), line;
+    double out = (double)n * sizeof(radix_tuple);
     int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
 
     /* The list goes up in passes, so only a strictly better plan replaces:
      * fewer hard limits, then fewer passes, then fewer near limits, then
      * the smaller largest fan-out. */
     for (i = 0; i < count; i++) {
-        const radix_plan *p = &plans[i];
+        radix_plan p = plans[i];
         int hard = 0, soft = 0, max = 0;
         double r = (double)n;
 
-        for (k = 0; k < p->passes; k++) {
-            pass_limits(r, p->bits[k], &hard, &soft);
-            max = p->bits[k] > max ? p->bits[k] : max;
-            r /= (double)((size_t)1 << p->bits[k]);
+        p.wc = plan_scatter(out, &p);
+        for (k = 0; k < p.passes; k++) {
+            pass_limits(r, p.bits[k], p.wc, &hard, &soft);
+            max = p.bits[k] > max ? p.bits[k] : max;
+            r /= (double)((size_t)1 << p.bits[k]);
         }
         if (hard < bhard ||
-            (hard == bhard && p->passes == best.passes &&
+            (hard == bhard && p.passes == best.passes &&
              (soft < bsoft || (soft == bsoft && max < bmax)))) {
-            best = *p;
+            best = p;
             bhard = hard, bsoft = soft, bmax = max;
         }
-    }
-    /* Write-combining pays when the destinations are far (the output
-     * beyond the LLC, or its pages beyond the last TLB level) and the
-     * lines near (in L2); otherwise each tuple's store costs the same
-     * either way and the lines only add a copy.  Output beyond the LLC
-     * is streamed past it. */
-    line = (double)radix_buffer_bytes() + sizeof(size_t);
-    best.wc = 0;
-    if (out > LLC_ || out / PAGE_ > TLBN_) {
-        best.wc = out > LLC_ ? 2 : 1;
-        for (k = 0; k < best.passes; k++)
-            if ((double)((size_t)1 << best.bits[k]) * line > L2_)
-                best.wc = 0;
     }
     if (why)
         snprintf(why, why_size, "%d hard and %d near limits exceeded",
