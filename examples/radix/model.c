@@ -101,6 +101,13 @@ void radix_model_values(char *out, size_t size)
     );
 }
 
+/* What write-combining keeps live for a fan-out of f: a buffer and a
+ * cursor per partition. */
+static double buffers_bytes(double f)
+{
+    return f * ((double)radix_buffer_bytes() + sizeof(size_t));
+}
+
 /* The scatter a plan gets.  Write-combining pays where the buffers sit
  * in a nearer level than the destinations: a store into a buffer then
  * costs less than the direct store it replaces, and a page walk is paid
@@ -110,14 +117,13 @@ void radix_model_values(char *out, size_t size)
  * L2.  Otherwise the buffers would only add a copy. */
 static int plan_scatter(double out, const radix_plan *p)
 {
-    double buffer = (double)radix_buffer_bytes() + sizeof(size_t);
     double near = out > LLC_ ? LLC_ : L2_;
     int k;
 
     if (out <= LLC_ && out / PAGE_ <= TLBN_)
         return 0;
     for (k = 0; k < p->passes; k++)
-        if ((double)((size_t)1 << p->bits[k]) * buffer > near)
+        if (buffers_bytes((double)((size_t)1 << p->bits[k])) > near)
             return 0;
     return out > LLC_ ? 2 : 1;
 }
@@ -129,13 +135,11 @@ static void pass_limits(double r, int bits, int wc, int *hard, int *soft)
     double f = (double)((size_t)1 << bits), line = (double)radix_line_bytes();
     /* A direct scatter keeps one destination line and a cursor per
      * partition, but no more lines than the range fills: the least a pass
-     * can keep live, and what the hard limit weighs.  Write-combining
-     * keeps a buffer and a cursor per partition. */
+     * can keep live, and what the hard limit weighs. */
     double span_lines = r * sizeof(radix_tuple) / line + 1;
     double lines = (f < span_lines ? f : span_lines) * line
                    + f * sizeof(size_t);
-    double state = wc ? f * ((double)radix_buffer_bytes() + sizeof(size_t))
-                      : lines;
+    double state = wc ? buffers_bytes(f) : lines;
     /* Pages written at once: one per partition, but no more than the
      * range spans; plus the pages of the state itself.  The input streams
      * through one page at a time. */
