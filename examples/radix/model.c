@@ -114,10 +114,14 @@ static double buffers_bytes(double f)
  * once a line.  Output beyond the LLC goes to memory, so it is streamed
  * past the caches from buffers on chip (within the LLC); output within
  * the LLC whose pages exceed the last TLB level gains from buffers within
- * L2.  Otherwise the buffers would only add a copy. */
+ * L2.  Otherwise the buffers would only add a copy.  "Within" is loose:
+ * buffers touched at random keep about level / buffers of their lines in
+ * the level, so up to NEAR_SHARE_ of it they serve at least half their
+ * stores nearer than the destinations, which miss on every store. */
+#define NEAR_SHARE_ 2.0
 static int plan_scatter(double out, const radix_plan *p)
 {
-    double near = out > LLC_ ? LLC_ : L2_;
+    double near = NEAR_SHARE_ * (out > LLC_ ? LLC_ : L2_);
     int k;
 
     if (out <= LLC_ && out / PAGE_ <= TLBN_)
