@@ -264,10 +264,13 @@ static double add_cycles(double cycle_s)
 
 /* The clock's chain must run at one addition per cycle of the clock
  * probe's clock, as it did there (X-Ray 3.1), give or take the turbo bins
- * between the two. */
+ * between the two; so must the operations' own chain. */
+#define ADD_CYCLES_MIN 0.75
+#define ADD_CYCLES_MAX 1.4
 static int adds_one_a_cycle(double cycle_s)
 {
-    return add_cycles(cycle_s) >= 0.75 && add_cycles(cycle_s) <= 1.4;
+    return add_cycles(cycle_s) >= ADD_CYCLES_MIN &&
+           add_cycles(cycle_s) <= ADD_CYCLES_MAX;
 }
 
 static void check_valid(double cycle_s)
@@ -279,7 +282,7 @@ static void check_valid(double cycle_s)
     /* The operations' own one-chain addition (point 1), against the
      * clock's chain: code that keeps a chain in memory would time the
      * store forwarding, 4 cycles or more, and so would every kernel. */
-    if (!adds_one_a_cycle(cycle_s) || step_cycles(1, 0) > 1.4)
+    if (!adds_one_a_cycle(cycle_s) || step_cycles(1, 0) > ADD_CYCLES_MAX)
         hwp_skip("dependent integer additions do not run one per cycle "
                  "with these flags");
 }
