@@ -1,9 +1,10 @@
 /* test-hierarchy.c - the caches probe's analysis (probes/lib/hierarchy.c)
  * on synthetic readings on the probe's own grid: three caches and
- * memory; one placement whose conflicts break a short level; edges the
- * readings do not agree on; a level of one flat point; a chain that
- * ends on a rise; the stop at memory; memory timed again further on; and
- * the cross-checks that withhold values.  Simulated machines run the probe
+ * memory; one placement whose conflicts break a short level; a long
+ * soft edge into a level; edges the readings do not agree on; a level of
+ * one flat point; a chain that ends on a rise; the stop at memory;
+ * memory timed again further on; and the cross-checks that withhold
+ * values.  Simulated machines run the probe
  * itself in tests/simulated.test, recorded curves in tests/replay.test.
  * Deterministic. */
 #include "../probes/lib/hierarchy.h"
@@ -117,6 +118,25 @@ static void one_placement(void)
     checkf(h.levels == 4 && h.agree == 4 && h.size[2] == 2 * MIB,
            "one placement's conflicts: still 3 caches, 4 of 5 readings "
            "show them alone (levels %zu, agree %zu)", h.levels, h.agree);
+}
+
+/* A long soft edge into the L3 (the L2 still serving part of the chain
+ * for two octaves, 11 ns against the L3's 16): stage 3 joins the two
+ * runs, less than a step apart, and the latency is read on the second. */
+static void soft_edge(void)
+{
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    size_t r, i;
+    machine(&c, ends3, lat3, 3);
+    for (r = 0; r < c.readings; r++)
+        for (i = 0; i < c.n; i++)
+            if (c.x[i] > 1 * MIB && c.x[i] <= 4 * MIB)
+                c.y[r][i] = 11.0;
+    hwhier_analyse(&c, &h);
+    checkf(h.levels == 4 && h.size[1] == 1 * MIB && near(h.ns[2], 16.0),
+           "a soft edge two octaves long: the L3 read past it (levels "
+           "%zu, L2 %.0f, L3 %.2f ns)", h.levels, h.size[1], h.ns[2]);
 }
 
 /* Edges without a majority: the smaller candidate, and it says so. */
@@ -358,6 +378,7 @@ int main(void)
 {
     clean();
     one_placement();
+    soft_edge();
     no_majority();
     short_level();
     open_end();

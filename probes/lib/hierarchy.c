@@ -247,6 +247,17 @@ static void placements_agree(const struct hwhier_curves *c,
     }
 }
 
+/* Stage 7: where a level's own hits begin.  Steps inside a level stay
+ * under HWLEVEL_WOBBLE, so a part of it more than that below its end
+ * (two runs stage 3 joined, less than a step apart) is a soft edge of
+ * the level before, still serving part of the chain. */
+static size_t level_from(const double *clean, size_t start, size_t end)
+{
+    while (start < end && clean[start] * HWLEVEL_WOBBLE < clean[end])
+        start++;
+    return start;
+}
+
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
     double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
@@ -315,7 +326,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
      * its rise and have settled, its latency their last octave's. */
     hwlevel_clean(mid, c->n, clean);
     for (j = 0; j < h->levels; j++) {
-        h->at[j] = start[j] + (end[j] - start[j]) / 4;
+        h->at[j] = level_from(clean, start[j], end[j]);
+        h->at[j] += (end[j] - h->at[j]) / 4;
         h->ns[j] = open && j + 1 == h->levels ? lat[j] : clean[h->at[j]];
     }
     if (h->levels > 1 && !open && lat[h->levels - 1] >= HWHIER_MEMORY_MIN_NS) {
