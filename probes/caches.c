@@ -54,6 +54,7 @@ struct bench {
     size_t nfar;                    /* memory's confirmation (far()) */
     double far_x[HWHIER_FAR], far_raw[HWHIER_FAR];
     double far_sparse[HWHIER_FAR], far_dense[HWHIER_FAR];
+    double again;                   /* the curve's end after them, or 0 */
 };
 
 /* The footprints: from a block, four an octave, whole blocks below a
@@ -179,6 +180,7 @@ static void corrected(struct bench *b, size_t readings, size_t n,
             c->y[r][i] = t - b->tlb[i];
         }
     }
+    c->again_ns = n > 0 && b->again > 0.0 ? b->again - b->tlb[n - 1] : 0.0;
     /* The far points' shares after the curve's, on which they draw. */
     c->nfar = n > 0 && n + b->nfar <= MAX_POINTS ? b->nfar : 0;
     if (c->nfar == 0)
@@ -294,6 +296,13 @@ static void far(struct bench *b, size_t n)
         b->nfar = k + 1;
         hwp_log("%.3f s: %.0f bytes, memory again", hwp_elapsed(), x);
     }
+    /* The curve's last footprint again, as reading 0 timed it: stage 9
+     * tells a cache past the levels found (the far points slower, this
+     * one not) from memory that slowed while it was timed (both). */
+    if (b->nfar == HWHIER_FAR && hwp_budget_left() > 0.0) {
+        b->again = time_round_robin(b, b->x[n - 1], 0, 0);
+        hwp_log("%.3f s: %.0f bytes again", hwp_elapsed(), b->x[n - 1]);
+    }
 }
 
 /* ---- measure, replay, emit -------------------------------------------- */
@@ -361,6 +370,9 @@ static void dump(const struct bench *b, size_t readings, size_t n)
                b->far_sparse, b->nfar);
     dump_curve("far dense chain: footprint_bytes ns_per_load", b->far_x,
                b->far_dense, b->nfar);
+    if (b->again > 0.0)
+        dump_curve("settled again: footprint_bytes ns_per_load",
+                   &b->x[n - 1], &b->again, 1);
 }
 
 /* A section of the dump into x[] and y[] at the footprints of b. */
@@ -404,6 +416,9 @@ static size_t replay(struct bench *b, struct hwhier_curves *c)
         || hwp_replay("far dense chain:", 0, x, b->far_dense, HWHIER_FAR)
                != b->nfar)
         b->nfar = 0;
+    if (hwp_replay("settled again:", 0, x, &one, 1) == 1 && b->n > 0
+        && x[0] == b->x[b->n - 1])
+        b->again = one;
     corrected(b, r, b->n, c);
     return r;
 }

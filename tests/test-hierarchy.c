@@ -254,6 +254,18 @@ static void far_memory(void)
     far_at(&c, &h, 70.0, 72.0);
     check(!h.memory && h.why_count == NULL && h.why_mem != NULL,
           "far points 10% faster withhold memory");
+    /* The curve's end timed again after the far points. */
+    c.again_ns = 91.0;
+    far_at(&c, &h, 120.0, 126.0);
+    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 123.0),
+           "far points 10%% slower, the curve's end again as it was: "
+           "memory is theirs (%.1f ns)", h.ns[3]);
+    c.again_ns = 118.0;
+    far_at(&c, &h, 120.0, 126.0);
+    check(!h.memory && h.why_count != NULL && h.why_mem != NULL,
+          "far points 10% slower and the curve's end again too: memory "
+          "slowed while it was timed, withheld");
+    c.again_ns = 0.0;
 }
 
 /* Stage 9 on the curve: past four times the caches found, a point faster

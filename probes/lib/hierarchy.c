@@ -94,7 +94,9 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
  * times) settles the curve early and fast: when a far point is 10%
  * slower, the curve did not settle on memory's own cost, a level was seen
  * but not resolved, and the far points are memory if they are flat
- * (levels.h: the page walks still grow). */
+ * (levels.h: the page walks still grow).  Unless the curve's end, timed
+ * again after them, is 10% slower too: then memory itself slowed (a
+ * neighbour's load), and neither reading is its cost. */
 static void far_memory(const struct hwhier_curves *c,
                        struct hwhier_hierarchy *h)
 {
@@ -109,7 +111,19 @@ static void far_memory(const struct hwhier_curves *c,
     hwp_log("memory further on: %.2f-%.2f ns at %.0f-%.0f bytes, "
             "%.3f-%.3fx where it settled", lo, hi, c->far_x[0],
             c->far_x[c->nfar - 1], lo / h->ns[m], hi / h->ns[m]);
-    if (hi > HWHIER_SETTLED * h->ns[m]) {
+    if (hi > HWHIER_SETTLED * h->ns[m] && c->again_ns > 0.0)
+        hwp_log("the curve's end again after them: %.2f ns, %.2f in "
+                "reading 1", c->again_ns, c->y[0][c->n - 1]);
+    if (hi > HWHIER_SETTLED * h->ns[m] && c->again_ns > 0.0
+        && c->again_ns > HWHIER_SETTLED * c->y[0][c->n - 1]) {
+        h->memory = 0;
+        h->why_mem = "memory slowed while it was timed (the curve's end "
+                     "timed again after the far points was 10% slower "
+                     "too: a neighbour's load on the memory)";
+        h->why_count = "memory slowed while it was timed: whether a cache "
+                       "past the last level found served part of the "
+                       "chain is not known";
+    } else if (hi > HWHIER_SETTLED * h->ns[m]) {
         h->why_count = "a cache past the last level found still served "
                        "part of the chain where the curve settled (memory "
                        "further on is 10% slower): seen, not resolved";

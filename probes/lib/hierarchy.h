@@ -63,6 +63,9 @@ struct hwhier_curves {
     /* Memory timed again further on (stage 9); nfar 0 when it was not. */
     double far_x[HWHIER_FAR], far_ns[HWHIER_FAR];
     size_t nfar;
+    /* The last footprint timed again after them, as reading 0 was; 0 when
+     * it was not. */
+    double again_ns;
 };
 
 /* What the analysis makes of them.  Level j < levels - 1 is a cache,
