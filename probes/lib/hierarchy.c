@@ -114,7 +114,7 @@ static void far_memory(const struct hwhier_curves *c,
     if (hi > HWHIER_SETTLED * h->ns[m] && c->again_ns > 0.0)
         hwp_log("the curve's end again after them: %.2f ns, %.2f in "
                 "reading 1", c->again_ns, c->y[0][c->n - 1]);
-    if (hi > HWHIER_SETTLED * h->ns[m] && c->again_ns > 0.0
+    if (hi > HWHIER_SETTLED * h->ns[m]
         && c->again_ns > HWHIER_SETTLED * c->y[0][c->n - 1]) {
         h->memory = 0;
         h->why_mem = "memory slowed while it was timed (the curve's end "
