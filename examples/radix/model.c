@@ -43,8 +43,15 @@
 #else
 #define L2_ 262144.0
 #endif
-#ifdef HW_LLC_EFFECTIVE_BYTES
+/* With the LLC withheld (the caches probe could not tell whether a level
+ * past those it sized served part of its chain), the last level it did
+ * size is the largest the LLC is known to be. */
+#if defined HW_LLC_EFFECTIVE_BYTES
 #define LLC_ ((double)HW_LLC_EFFECTIVE_BYTES)
+#elif defined HW_L4_EFFECTIVE_BYTES
+#define LLC_ ((double)HW_L4_EFFECTIVE_BYTES)
+#elif defined HW_L3_EFFECTIVE_BYTES
+#define LLC_ ((double)HW_L3_EFFECTIVE_BYTES)
 #else
 #define LLC_ L2_
 #endif
@@ -87,8 +94,12 @@ void radix_model_values(char *out, size_t size)
              " (fallback)",
 #endif
              LLC_,
-#ifdef HW_LLC_EFFECTIVE_BYTES
+#if defined HW_LLC_EFFECTIVE_BYTES
              "",
+#elif defined HW_L4_EFFECTIVE_BYTES
+             " (fallback: L4)",
+#elif defined HW_L3_EFFECTIVE_BYTES
+             " (fallback: L3)",
 #else
              " (fallback: L2)",
 #endif
@@ -99,6 +110,12 @@ void radix_model_values(char *out, size_t size)
              " (fallback)"
 #endif
     );
+}
+
+void radix_model_caches(size_t *l2_bytes, size_t *llc_bytes)
+{
+    *l2_bytes = (size_t)L2_;
+    *llc_bytes = (size_t)LLC_;
 }
 
 /* What write-combining keeps live for a fan-out of f: a buffer and a

@@ -67,6 +67,10 @@ radix_plan radix_model(size_t n, int bits, char *why, size_t why_size);
  * for the bench's '#' header. */
 void radix_model_values(char *out, size_t size);
 
+/* The L2 and the LLC the model reads (or their fallbacks), in bytes: the
+ * bench sizes its cases by them. */
+void radix_model_caches(size_t *l2_bytes, size_t *llc_bytes);
+
 /* Every plan of one to RADIX_MAX_PASSES passes of at least one bit each
  * for 2^bits partitions, fewest passes first, into out[0..max); returns
  * how many there are (bits 0: one plan of no passes). */
