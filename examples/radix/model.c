@@ -44,8 +44,8 @@
 #define L2_ 262144.0
 #endif
 /* With the LLC withheld (the caches probe could not tell whether a level
- * past those it sized served part of its chain), the last level it did
- * size is the largest the LLC is known to be. */
+ * past those it sized served part of its chain), the LLC is at least the
+ * last level it did size: the most the model can count on. */
 #if defined HW_LLC_EFFECTIVE_BYTES
 #define LLC_ ((double)HW_LLC_EFFECTIVE_BYTES)
 #elif defined HW_L4_EFFECTIVE_BYTES
