@@ -48,12 +48,16 @@
  * last level it did size: the most the model can count on. */
 #if defined HW_LLC_EFFECTIVE_BYTES
 #define LLC_ ((double)HW_LLC_EFFECTIVE_BYTES)
+#define LLC_MARK_ ""
 #elif defined HW_L4_EFFECTIVE_BYTES
 #define LLC_ ((double)HW_L4_EFFECTIVE_BYTES)
+#define LLC_MARK_ " (fallback: L4)"
 #elif defined HW_L3_EFFECTIVE_BYTES
 #define LLC_ ((double)HW_L3_EFFECTIVE_BYTES)
+#define LLC_MARK_ " (fallback: L3)"
 #else
 #define LLC_ L2_
+#define LLC_MARK_ " (fallback: L2)"
 #endif
 
 void radix_model_values(char *out, size_t size)
@@ -93,16 +97,7 @@ void radix_model_values(char *out, size_t size)
 #else
              " (fallback)",
 #endif
-             LLC_,
-#if defined HW_LLC_EFFECTIVE_BYTES
-             "",
-#elif defined HW_L4_EFFECTIVE_BYTES
-             " (fallback: L4)",
-#elif defined HW_L3_EFFECTIVE_BYTES
-             " (fallback: L3)",
-#else
-             " (fallback: L2)",
-#endif
+             LLC_, LLC_MARK_,
              radix_line_bytes(),
 #ifdef HW_L1D_LINE_BYTES
              ""
