@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench-clock.h"
 
@@ -264,6 +265,23 @@ static void row(size_t n, int bits, struct range *vs_search,
     widen(vs_naive, med[naive] / med[0]);
 }
 
+/* The largest case this machine can hold, in bytes (0: not known).  A
+ * case takes two buffers; they may take half the memory, so that a
+ * machine whose LLC is large (64 times it is the largest case) is not
+ * pushed into swap or its out-of-memory killer.  The memory the system
+ * reports sizes buffers only, never a value the model reads. */
+static size_t memory_cap(void)
+{
+#ifdef _SC_PHYS_PAGES
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+    if (pages > 0 && page > 0)
+        return (size_t)((double)pages * (double)page / 4.0
+                        / sizeof(radix_tuple)) * sizeof(radix_tuple);
+#endif
+    return 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr,
@@ -293,7 +311,7 @@ static int number(const char *s, long lo, long hi, long *out)
 int main(int argc, char **argv)
 {
     int bitss[4] = {8, 12, 16, 18}, nbits = 4, nsizes = 3, i, j, maxb = 0;
-    size_t sizes[3], maxn = 0;
+    size_t sizes[3], asked[3], maxn = 0, cap = memory_cap();
     struct range vs_search = {1e300, 0}, vs_naive = {1e300, 0};
     char values[300];
     long v;
@@ -319,8 +337,12 @@ int main(int argc, char **argv)
         else
             return usage();
     }
-    for (i = 0; i < nsizes; i++)
+    for (i = 0; i < nsizes; i++) {
+        asked[i] = sizes[i];
+        if (cap > 0 && sizes[i] > cap)
+            sizes[i] = cap;
         maxn = sizes[i] / sizeof(radix_tuple) > maxn ? sizes[i] / sizeof(radix_tuple) : maxn;
+    }
     for (j = 0; j < nbits; j++)
         maxb = bitss[j] > maxb ? bitss[j] : maxb;
     work = radix_work_new(maxb);
@@ -349,6 +371,12 @@ int main(int argc, char **argv)
            "re-timed with the others, then timed again beside the model and "
            "the single passes, which give every figure; search best "
            "includes both single passes\n", screen);
+    for (i = 0; i < nsizes; i++)
+        if (sizes[i] < asked[i])
+            printf("# the case of %.1f MiB is capped at %.1f MiB: its two "
+                   "buffers would take more than half of this machine's "
+                   "memory (%.0f MiB)\n", asked[i] / 1048576.0,
+                   sizes[i] / 1048576.0, 4.0 * (double)cap / 1048576.0);
     printf("# bits tuples MiB model Mt/s bw search Mt/s bw naive1 bw wc1 bw "
            ">tlb1 model/search model/naive1\n");
     for (i = 0; i < nsizes; i++)
