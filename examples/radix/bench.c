@@ -274,10 +274,11 @@ static size_t memory_cap(void)
 {
 #ifdef _SC_PHYS_PAGES
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double quarter = (double)pages * (double)page / 4.0;
 
-    if (pages > 0 && page > 0)
-        return (size_t)((double)pages * (double)page / 4.0
-                        / sizeof(radix_tuple)) * sizeof(radix_tuple);
+    /* More than a size_t holds (a 32-bit build): no cap. */
+    if (pages > 0 && page > 0 && quarter < (double)((size_t)-1 / 2))
+        return (size_t)(quarter / sizeof(radix_tuple)) * sizeof(radix_tuple);
 #endif
     return 0;
 }
