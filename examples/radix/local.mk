@@ -2,7 +2,7 @@
 ## README.md).  Included from the top Makefile.am; paths are relative to
 ## the top.
 
-radix_sources = examples/radix/radix.c examples/radix/model.c \
+radix_sources = examples/radix/radix.c examples/radix/model.c examples/hw-llc.h \
 	examples/radix/radix.h
 radix_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples -I$(top_srcdir)/examples/radix
 # Only what a user's program links: not the probe library (LDADD).

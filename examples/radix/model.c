@@ -13,6 +13,7 @@
 #include "radix.h"
 
 #include <hwparams.h>
+#include "hw-llc.h"
 #include <stdio.h>
 
 /* Fallbacks, each marked in radix_model_values(); README.md says why. */
@@ -43,18 +44,10 @@
 #else
 #define L2_ 262144.0
 #endif
-/* With the LLC withheld (the caches probe could not tell whether a level
- * past those it sized served part of its chain), the LLC is at least the
- * last level it did size: the most the model can count on. */
-#if defined HW_LLC_EFFECTIVE_BYTES
-#define LLC_ ((double)HW_LLC_EFFECTIVE_BYTES)
-#define LLC_MARK_ ""
-#elif defined HW_L4_EFFECTIVE_BYTES
-#define LLC_ ((double)HW_L4_EFFECTIVE_BYTES)
-#define LLC_MARK_ " (fallback: L4)"
-#elif defined HW_L3_EFFECTIVE_BYTES
-#define LLC_ ((double)HW_L3_EFFECTIVE_BYTES)
-#define LLC_MARK_ " (fallback: L3)"
+/* The LLC, or the last level sized when it is withheld (hw-llc.h). */
+#ifdef HW_EX_LLC_BYTES
+#define LLC_ ((double)HW_EX_LLC_BYTES)
+#define LLC_MARK_ HW_EX_LLC_FROM
 #else
 #define LLC_ L2_
 #define LLC_MARK_ " (fallback: L2)"

@@ -1,7 +1,7 @@
 ## examples/schur: C := C - A*B blocked from hwparams.h (see its README.md).
 ## Included from the top Makefile.am; paths are relative to the top.
 
-schur_sources = examples/schur/schur.c examples/schur/model.c \
+schur_sources = examples/schur/schur.c examples/schur/model.c examples/hw-llc.h \
 	examples/schur/naive.c examples/schur/schur.h examples/schur/vec.h
 schur_cppflags = -I$(top_builddir) -I$(top_srcdir)/examples -I$(top_srcdir)/examples/schur
 

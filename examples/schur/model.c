@@ -16,6 +16,7 @@
 #include "schur.h"
 
 #include <hwparams.h>
+#include "hw-llc.h"
 
 #define SETS_MAX 4096   /* L1 sets the model tracks (64 on common cores) */
 
@@ -94,20 +95,13 @@ static void caches(struct schur_machine *hw)
 #else
     hw->fallback |= SCHUR_FB_L2;
 #endif
-    /* With the LLC withheld (the caches probe could not tell whether a
-     * level past those it sized served part of its chain), the last level
-     * it did size is the least the LLC can be: the panel that fits half of
-     * it fits half of the LLC, whatever that is. */
-#if defined(HW_LLC_EFFECTIVE_BYTES)
-    hw->llc_bytes = HW_LLC_EFFECTIVE_BYTES;
-#else
-#if defined(HW_L4_EFFECTIVE_BYTES)
-    hw->llc_bytes = HW_L4_EFFECTIVE_BYTES;
-#elif defined(HW_L3_EFFECTIVE_BYTES)
-    hw->llc_bytes = HW_L3_EFFECTIVE_BYTES;
+    /* The LLC, or the last level sized when it is withheld (hw-llc.h). */
+#ifdef HW_EX_LLC_BYTES
+    hw->llc_bytes = HW_EX_LLC_BYTES;
 #else
     hw->llc_bytes = hw->l2_bytes;
 #endif
+#ifndef HW_LLC_EFFECTIVE_BYTES
     hw->fallback |= SCHUR_FB_LLC;
 #endif
 }
