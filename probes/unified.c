@@ -279,8 +279,9 @@ int main(int argc, char **argv)
         if (verdict >= 0)
             hwp_emit_int(keys[i], verdict);
         else
-            hwp_absent(keys[i], "cannot tell: a trial was spoiled, or too few "
-                       "footprints paid a penalty worth comparing");
+            hwp_absent(keys[i], "cannot tell: a trial was spoiled, too few "
+                       "footprints paid a penalty worth comparing, or they "
+                       "disagreed");
         unified_below = verdict == 1;
     }
     return hwp_finish();

@@ -55,6 +55,11 @@ static void test_recorded(void)
     check(recorded_verdict("l2_small") == 1,
           "recorded L2, smaller effective size: unified");
     check(recorded_verdict("l3_unified") == 1, "recorded L3: unified");
+    check(recorded_verdict("l2_zen3") == 1, "recorded Zen 3 L2: unified");
+    check(recorded_verdict("l2_zen3_busy") == -1,
+          "recorded Zen 3 L2, busy: cannot tell, not split");
+    check(recorded_verdict("l2_zen3_busy_again") != 0,
+          "recorded Zen 3 L2, busy, tested again: not split");
 }
 
 static void test_synthetic(void)

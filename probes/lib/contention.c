@@ -7,7 +7,7 @@ int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
                   size_t min_points)
 {
     double slowdown = 0.0, expected = 0.0;
-    size_t i, counted = 0;
+    size_t i, counted = 0, shared = 0;
     for (i = 0; i < n; i++) {
         if (!isfinite(ratio[i]) || !isfinite(penalty[i]))
             continue;
@@ -20,6 +20,9 @@ int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
         slowdown += ratio[i] - 1.0;
         expected += penalty[i] - 1.0;
         counted++;
+        if (ratio[i] - 1.0
+            >= HWCONTEND_CONTENTION_SHARE * (penalty[i] - 1.0))
+            shared++;
     }
     if (counted == 0 || counted < min_points)
         return -1;
@@ -27,7 +30,13 @@ int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
      * keeps part of each footprint in a shared level, so the slowdown
      * there is a fraction of the penalty; a quarter lies between what
      * shared and split levels give (tests/test-contention.c). */
-    return slowdown >= HWCONTEND_CONTENTION_SHARE * expected;
+    if (slowdown >= HWCONTEND_CONTENTION_SHARE * expected)
+        return 1;
+    /* "Not shared" while as many footprints as a verdict needs each
+     * contend on their own: the pool was outweighed by footprints past
+     * the level's edge, whose doubling also paid the next level's misses
+     * (a neighbour squeezing it); the footprints disagree. */
+    return shared >= min_points ? -1 : 0;
 }
 
 void hwcontend_unified_ratios(const double *t, double *ratio, double *penalty)

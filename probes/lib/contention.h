@@ -36,8 +36,10 @@
  * 1 + HWCONTEND_MIN_PENALTY, pools the slowdowns and the penalties: 1 when the
  * slowdowns add up to HWCONTEND_CONTENTION_SHARE of the penalties (contention),
  * 0 when less.  -1 (cannot tell) when fewer than min_points footprints
- * count, or when one is spoiled.  Pooling several footprints lets no
- * single noisy one decide. */
+ * count, or when one is spoiled, or when the pool says 0 but min_points
+ * footprints each slowed by the share of their own penalty.  Pooling
+ * several footprints lets no single noisy one decide; a "no" must not
+ * overrule several that each say yes. */
 int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
                   size_t min_points);
 
