@@ -12,6 +12,7 @@
  * the first level's speed while each pair shares one entry.
  */
 #include "lib/hwprobe.h"
+#include "lib/analysis.h"
 #include "lib/chain.h"
 #include "lib/levels.h"
 #include "lib/memory.h"
@@ -40,14 +41,9 @@
 #define ROUNDS 2
 #define MAX_ROUNDS 6
 #define AGREE 1.2
-/* Two rounds are the same machine when at most DISTURBED_SHARE of the
- * points of either alias chain differ between them by more than
- * DISTURBED.  A point is the minimum of its trials, and on a core of its
- * own it repeats within a few percent; a host's other hardware thread,
- * which shares the TLBs, shifts many points of a round and can shift
- * both rounds' steps alike, so agreeing steps alone do not clear it. */
-#define DISTURBED 1.10
-#define DISTURBED_SHARE 0.125
+/* Two rounds are the same machine (lib/analysis.h) when neither alias
+ * chain has more than HWCURVE_DISTURBED_SHARE of its points disturbed: a
+ * host's other hardware thread shares the TLBs. */
 
 /* The chains with one load a page (0) and two (1), of each round; then
  * the curves read (one round's, or their minimum). */
@@ -174,16 +170,14 @@ static int agrees(const double *a, size_t na, const double *b, size_t nb)
 }
 
 /* The points of an alias chain (either one) at which rounds r and s
- * differ by more than DISTURBED, the larger count of the two chains. */
+ * differ by more than HWCURVE_DISTURBED, the larger count of the two
+ * chains. */
 static size_t disturbed(const struct tlb *b, size_t r, size_t s)
 {
-    size_t per, i, most = 0;
+    size_t per, n, most = 0;
     for (per = 0; per < 2; per++) {
-        size_t n = 0;
-        for (i = 0; i < b->n; i++) {
-            double u = b->raw_sparse[r][per][i], v = b->raw_sparse[s][per][i];
-            n += (size_t)(u > v * DISTURBED || v > u * DISTURBED);
-        }
+        n = hwcurve_disturbed(b->raw_sparse[r][per], b->raw_sparse[s][per],
+                              b->n, HWCURVE_DISTURBED);
         if (n > most)
             most = n;
     }
@@ -219,7 +213,7 @@ static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
             agree += (size_t)agrees(one, n1, mine, k);
         }
         spread = least_disturbed(b);
-        quiet = (double)spread <= DISTURBED_SHARE * (double)b->n;
+        quiet = (double)spread <= HWCURVE_DISTURBED_SHARE * (double)b->n;
         if ((agree >= 2 && quiet) || b->rounds < 2 || hwp_replaying()
             || b->rounds >= MAX_ROUNDS || hwp_budget_left() < 0.0)
             break;
@@ -236,7 +230,7 @@ static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
                  "rounds differ by more than %.0f%% at %zu of %zu points or "
                  "more (another program ran beside them; a host's other "
                  "hardware thread shares the TLBs)", b->rounds,
-                 (DISTURBED - 1.0) * 100.0, spread, b->n);
+                 (HWCURVE_DISTURBED - 1.0) * 100.0, spread, b->n);
     else
         snprintf(text, sizeof text, "the sweeps disagree: %zu of %zu rounds "
                  "read the steps of their minimum (a neighbour, or the "

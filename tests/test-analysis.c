@@ -86,6 +86,18 @@ static void test_median(void)
     }
 }
 
+static void test_disturbed(void)
+{
+    static const double a[] = {10, 10, 10, 10}, b[] = {10.9, 9.2, 11.1, 8.9};
+
+    checkf(hwcurve_disturbed(a, b, 4, 1.10) == 2
+               && hwcurve_disturbed(b, a, 4, 1.10) == 2,
+           "disturbed: beyond 10%% either way, in either order");
+    checkf(hwcurve_disturbed(a, a, 4, 1.10) == 0
+               && hwcurve_disturbed(a, b, 0, 1.10) == 0,
+           "disturbed: none between a sweep and itself, or of nothing");
+}
+
 static void test_plateau_jump(void)
 {
     /* The I-cache probe on the Zen 4 VM (icache-1): 8.12 ns per kernel,
@@ -147,6 +159,7 @@ int main(void)
 {
     test_monotone();
     test_median();
+    test_disturbed();
     test_plateau_jump();
     test_qt();
     return check_done();

@@ -74,6 +74,15 @@ double hwcurve_median(const double *v, size_t n)
     return m;
 }
 
+size_t hwcurve_disturbed(const double *a, const double *b, size_t n,
+                         double ratio)
+{
+    size_t i, d = 0;
+    for (i = 0; i < n; i++)
+        d += (size_t)(a[i] > b[i] * ratio || b[i] > a[i] * ratio);
+    return d;
+}
+
 double hwcurve_quantile(const double *v, size_t n, double q)
 {
     double *s = sorted_copy(v, n), x;

@@ -63,4 +63,19 @@ double hwcurve_median(const double *v, size_t n);
  * memory. */
 double hwcurve_quantile(const double *v, size_t n, double q);
 
+/* Two sweeps of one experiment ran on the same machine when at most
+ * HWCURVE_DISTURBED_SHARE of their times differ by more than a factor of
+ * HWCURVE_DISTURBED.  A time is the minimum of its trials, and on a core
+ * of its own it repeats within a few percent; a program on the host's
+ * other hardware thread, which a guest cannot see, shifts many times of a
+ * sweep, and can shift two sweeps' answers alike, so agreeing answers
+ * alone do not clear it. */
+#define HWCURVE_DISTURBED 1.10
+#define HWCURVE_DISTURBED_SHARE 0.125
+
+/* How many of the n pairs a[i], b[i] (positive) differ by more than a
+ * factor of ratio. */
+size_t hwcurve_disturbed(const double *a, const double *b, size_t n,
+                         double ratio);
+
 #endif
