@@ -12,12 +12,15 @@
  * every level above "unified".  Inputs: l1d_line_bytes and the
  * l2_/l3_effective_bytes; a level without its size is not tested.
  */
+#include "lib/analysis.h"
 #include "lib/chain.h"
 #include "lib/code.h"
 #include "lib/contention.h"
 #include "lib/hwprobe.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Largest effective size tested: 2f of code and 2f of data, f up to 2
  * times the size, must be copied and walked within the budget and stay
@@ -232,6 +235,7 @@ int main(int argc, char **argv)
     static const char *const names[NLEVELS] = {"L2", "L3"};
     static const char *const keys[NLEVELS] = {"l2_unified", "l3_unified"};
     double best[NLEVELS * NFRACTIONS * HWCONTEND_U_TESTS];
+    double first_sweep[NFRACTIONS * HWCONTEND_U_TESTS];
     size_t i, nlevels = 0;
     int unified_below = 0;
     uint64_t seed = 0x5eed0ca11ULL;
@@ -268,13 +272,33 @@ int main(int argc, char **argv)
         hwp_log("%s: %s", names[i], verdict < 0 ? "cannot tell" :
                 verdict ? "unified" : "split");
         /* "Split" means no penalty: also what a neighbour's burst that
-         * slowed the lone footprints looks like.  It must hold again. */
-        if (verdict == 0 && sweep_tests(first, nlevels, best) != 0) {
-            hwp_log("%s: not split when tested again", names[i]);
-            hwp_absent(keys[i], "split in one test, not in the next: no "
-                       "verdict");
-            unified_below = 0;
-            continue;
+         * slowed the lone footprints looks like.  It must hold again, on
+         * the same machine: a program on the host's other hardware thread,
+         * which shares the level, can make both tests say split, but it
+         * moves their times (lib/analysis.h). */
+        if (verdict == 0) {
+            size_t ntimes = (nlevels - first) * HWCONTEND_U_TESTS, moved;
+            memcpy(first_sweep, &best[first * HWCONTEND_U_TESTS],
+                   ntimes * sizeof *first_sweep);
+            if (sweep_tests(first, nlevels, best) != 0) {
+                hwp_log("%s: not split when tested again", names[i]);
+                hwp_absent(keys[i], "split in one test, not in the next: no "
+                           "verdict");
+                continue;
+            }
+            moved = hwcurve_disturbed(first_sweep,
+                                      &best[first * HWCONTEND_U_TESTS],
+                                      ntimes, HWCURVE_DISTURBED);
+            if ((double)moved > HWCURVE_DISTURBED_SHARE * (double)ntimes) {
+                char why[200];
+                snprintf(why, sizeof why, "the core was shared: split in "
+                         "both tests, whose times differ by more than %.0f%% "
+                         "at %zu of %zu (a host's other hardware thread "
+                         "shares the level)",
+                         (HWCURVE_DISTURBED - 1.0) * 100.0, moved, ntimes);
+                hwp_absent(keys[i], why);
+                continue;
+            }
         }
         if (verdict >= 0)
             hwp_emit_int(keys[i], verdict);

@@ -3,6 +3,7 @@
  * 2-core KVM reference machine (probes/unified -v; tests/recorded/
  * contention.txt) and on synthetic ones.  Deterministic; prints "ok N -
  * ..." or "not ok N - ..." per check and exits 0 when all pass. */
+#include "../probes/lib/analysis.h"
 #include "../probes/lib/contention.h"
 #include "check.h"
 
@@ -47,6 +48,18 @@ static int recorded_verdict(const char *name)
     return verdict(fp, i);
 }
 
+/* How many of two recorded levels' times differ by more than
+ * HWCURVE_DISTURBED, as the probe compares its two tests of a split
+ * level. */
+static size_t moved(const char *a, const char *b)
+{
+    double u[40], v[40];
+    size_t n = recorded("contention.txt", a, u, 40);
+    if (recorded("contention.txt", b, v, 40) != n)
+        return (size_t)-1;
+    return hwcurve_disturbed(u, v, n, HWCURVE_DISTURBED);
+}
+
 static void test_recorded(void)
 {
     check(recorded_verdict("l1_split") == 0, "recorded L1: split");
@@ -60,6 +73,13 @@ static void test_recorded(void)
           "recorded Zen 3 L2, busy: cannot tell, not split");
     check(recorded_verdict("l2_zen3_busy_again") != 0,
           "recorded Zen 3 L2, busy, tested again: not split");
+    check(recorded_verdict("l2_zen3_shared") == 0
+              && recorded_verdict("l2_zen3_shared_again") == 0,
+          "recorded Zen 3 L2 beside a cache stressor: split, twice");
+    check(moved("l2_zen3_shared", "l2_zen3_shared_again")
+              > HWCURVE_DISTURBED_SHARE * 25,
+          "... but the two tests' times moved: not the same machine");
+    check(moved("l2_zen3", "l2_zen3") == 0, "a test is its own machine");
 }
 
 static void test_synthetic(void)
