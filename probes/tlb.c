@@ -41,9 +41,6 @@
 #define ROUNDS 2
 #define MAX_ROUNDS 6
 #define AGREE 1.2
-/* Two rounds are the same machine (lib/analysis.h) when neither alias
- * chain has more than HWCURVE_DISTURBED_SHARE of its points disturbed: a
- * host's other hardware thread shares the TLBs. */
 
 /* The chains with one load a page (0) and two (1), of each round; then
  * the curves read (one round's, or their minimum). */
@@ -171,7 +168,9 @@ static int agrees(const double *a, size_t na, const double *b, size_t nb)
 
 /* The points of an alias chain (either one) at which rounds r and s
  * differ by more than HWCURVE_DISTURBED, the larger count of the two
- * chains. */
+ * chains.  Two rounds are the same machine when that is at most
+ * HWCURVE_DISTURBED_SHARE of the points (lib/analysis.h): a host's other
+ * hardware thread shares the TLBs. */
 static size_t disturbed(const struct tlb *b, size_t r, size_t s)
 {
     size_t per, n, most = 0;
