@@ -10,7 +10,9 @@
  * The L1 is not tested: every current core splits it, and near its size
  * the two footprints contend through what lies below, which would make
  * every level above "unified".  Inputs: l1d_line_bytes and the
- * l2_/l3_effective_bytes; a level without its size is not tested.
+ * l2_/l3_effective_bytes; a level without its size is not tested.  A
+ * split also needs the levels' latencies and the clock (the caches and
+ * clock probes'), to check that the data missed the level.
  */
 #include "lib/analysis.h"
 #include "lib/chain.h"
@@ -18,6 +20,7 @@
 #include "lib/contention.h"
 #include "lib/hwprobe.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,7 @@ static const double fraction[] = {0.5, 0.7, 1.0, 1.4, 2.0};
 struct level {
     const char *name, *key;
     size_t pages;
+    double miss_ns; /* what a data line that misses the level costs */
     struct hwcode_code *code;
     struct hwchain_paged *data;
     size_t *page_order[2];
@@ -175,31 +179,46 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
     return made;
 }
 
+/* A split that no footprint is evidence of (hwcontend_split_seen). */
+#define UNSEEN (-2)
+
 /* The verdict for one level from its n footprints' times (HWCONTEND_U_TESTS
  * each), pooled over the footprints whose doubling hurts: those where f
- * fits and 2f does not. */
+ * fits and 2f does not; UNSEEN for a split no footprint is evidence of. */
 static int judge(const struct level *lv, size_t n, const double *best)
 {
-    double ratio[NFRACTIONS], penalty[NFRACTIONS];
+    double ratio[NFRACTIONS], penalty[NFRACTIONS], inst[NFRACTIONS],
+        data2[NFRACTIONS];
     size_t i;
+    int verdict;
     for (i = 0; i < n; i++) {
         const double *t = &best[i * HWCONTEND_U_TESTS];
         double lines_f = (double)(lv[i].pages * lines);
         hwcontend_unified_ratios(t, &ratio[i], &penalty[i]);
+        inst[i] = t[HWCONTEND_U_INST] * 1e9 / lines_f;
+        data2[i] = t[HWCONTEND_U_DATA2] * 0.5e9 / lines_f;
         hwp_log("%s: f %zu KiB: ns per line: inst %.2f data %.2f inst2 %.2f "
                 "data2 %.2f both %.2f: together/alone %.2f, doubling %.2f",
-                lv[i].name, lv[i].pages * page / 1024, t[0] * 1e9 / lines_f,
-                t[1] * 1e9 / lines_f, t[2] * 0.5e9 / lines_f,
-                t[3] * 0.5e9 / lines_f, t[4] * 1e9 / lines_f, ratio[i],
+                lv[i].name, lv[i].pages * page / 1024, inst[i],
+                t[1] * 1e9 / lines_f, t[2] * 0.5e9 / lines_f, data2[i],
+                t[4] * 1e9 / lines_f, ratio[i],
                 penalty[i]);
         hwp_dump((double)(2 * lv[i].pages * page), ratio[i]);
     }
-    return hwcontend_contended(ratio, penalty, n, MIN_POINTS);
+    verdict = hwcontend_contended(ratio, penalty, n, MIN_POINTS);
+    if (verdict == 0
+        && !hwcontend_split_seen(penalty, inst, data2, n, lv[0].miss_ns)) {
+        hwp_log("%s: split, but no footprint whose code fits missed it with "
+                "its data doubled (a miss: %.2f ns a line)", lv[0].name,
+                lv[0].miss_ns);
+        return UNSEEN;
+    }
+    return verdict;
 }
 
 /* The tests of levels[first..n), swept together: 1 unified, 0 split, -1
- * cannot tell.  Sweep then repeat: a burst of the neighbours' noise lands
- * on one trial of one test, and the minimum discards it. */
+ * cannot tell, or UNSEEN.  Sweep then repeat: a burst of the neighbours'
+ * noise lands on one trial of one test, and the minimum discards it. */
 static int sweep_tests(size_t first, size_t n, double *best)
 {
     size_t first_test = first * HWCONTEND_U_TESTS;
@@ -223,7 +242,30 @@ static int test_levels(size_t first, size_t n, double *best)
 /* Its inputs (hwp_init): the line, and the levels whose sharing with
  * code it tests. */
 static const char *const probe_inputs[] = {
-    "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes", NULL};
+    "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes",
+    "cpu_mhz", "l2_latency_cycles", "l3_latency_cycles",
+    "mem_latency_cycles", NULL};
+
+/* What a data line costs on average when at least half the lines miss
+ * level i (0: the L2): half way from the level's latency to the next's,
+ * in ns at the clock probe's rate.  The next is the first
+ * with a latency: below the L2 the L3, else memory; below the L3 memory
+ * (an L4 or a missing L3 latency only raises the bar).  NaN without the
+ * inputs. */
+static double miss_ns(size_t i)
+{
+    static const char *const latency[] = {
+        "l2_latency_cycles", "l3_latency_cycles", "mem_latency_cycles"};
+    double mhz = hwp_input("cpu_mhz", 0.0),
+           here = hwp_input(latency[i], 0.0), next = 0.0;
+    size_t j;
+    for (j = i + 1; j < sizeof latency / sizeof *latency && !(next > 0.0);
+         j++)
+        next = hwp_input(latency[j], 0.0);
+    if (!(mhz > 0.0 && here > 0.0 && next > here))
+        return NAN;
+    return (here + next) / 2.0 * 1e3 / mhz;
+}
 
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {"l2_unified", "l3_unified", NULL};
@@ -236,7 +278,7 @@ int main(int argc, char **argv)
     static const char *const keys[NLEVELS] = {"l2_unified", "l3_unified"};
     double best[NLEVELS * NFRACTIONS * HWCONTEND_U_TESTS];
     double first_sweep[NFRACTIONS * HWCONTEND_U_TESTS];
-    size_t i, nlevels = 0;
+    size_t i, j, nlevels = 0;
     int unified_below = 0;
     uint64_t seed = 0x5eed0ca11ULL;
     hwp_init(argc, argv, "unified", probe_inputs, probe_keys);
@@ -268,7 +310,23 @@ int main(int argc, char **argv)
             prepare(&levels[nlevels], names[i], keys[i], effective, &seed);
         if (nlevels == first)
             continue;
+        for (j = first; j < nlevels; j++)
+            levels[j].miss_ns = miss_ns(i);
         verdict = test_levels(first, nlevels, best);
+        if (verdict == UNSEEN) {
+            char why[240];
+            if (isnan(levels[first].miss_ns))
+                snprintf(why, sizeof why, "split, but without the levels' "
+                         "latencies and the clock (inputs) nothing shows "
+                         "that the data missed the level");
+            else
+                snprintf(why, sizeof why, "split, but in no footprint did "
+                         "the data doubled miss the level (%.1f ns a line) "
+                         "while the code alone fitted it: nothing a unified "
+                         "level would have shown", levels[first].miss_ns);
+            hwp_absent(keys[i], why);
+            continue;
+        }
         hwp_log("%s: %s", names[i], verdict < 0 ? "cannot tell" :
                 verdict ? "unified" : "split");
         /* "Split" means no penalty: also what a neighbour's burst that

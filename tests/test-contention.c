@@ -14,10 +14,10 @@
  * instructions, data, instructions at 2f, data at 2f, both at f + f. */
 struct footprint { double inst, data, inst2, data2, both; };
 
-/* The level's verdict from n recorded footprints. */
-static int verdict(const struct footprint *fp, size_t n)
+/* The ratios of n footprints; their count. */
+static size_t ratios(const struct footprint *fp, size_t n, double *ratio,
+                     double *penalty)
 {
-    double ratio[8], penalty[8];
     size_t i;
     for (i = 0; i < n && i < 8; i++) {
         double t[HWCONTEND_U_TESTS];
@@ -28,15 +28,37 @@ static int verdict(const struct footprint *fp, size_t n)
         t[HWCONTEND_U_BOTH] = fp[i].both;
         hwcontend_unified_ratios(t, &ratio[i], &penalty[i]);
     }
-    return hwcontend_contended(ratio, penalty, i, 2);
+    return i;
+}
+
+/* The level's verdict from n recorded footprints. */
+static int verdict(const struct footprint *fp, size_t n)
+{
+    double ratio[8], penalty[8];
+    return hwcontend_contended(ratio, penalty, ratios(fp, n, ratio, penalty),
+                               2);
+}
+
+/* Whether a footprint is evidence of a split (the data doubled missed
+ * the level, where a miss costs miss ns a line, and the code fitted). */
+static int seen(const struct footprint *fp, size_t n, double miss)
+{
+    double ratio[8], penalty[8], inst[8], data2[8];
+    size_t i;
+    n = ratios(fp, n, ratio, penalty);
+    for (i = 0; i < n; i++) {
+        inst[i] = fp[i].inst;
+        data2[i] = fp[i].data2;
+    }
+    return hwcontend_split_seen(penalty, inst, data2, n, miss);
 }
 
 
-/* The verdict on a level recorded in tests/recorded/contention.txt. */
-static int recorded_verdict(const char *name)
+/* The footprints of a level recorded in tests/recorded/contention.txt;
+ * their count. */
+static size_t load(const char *name, struct footprint *fp)
 {
     double v[40];
-    struct footprint fp[8];
     size_t n = recorded("contention.txt", name, v, 40) / 5, i;
     for (i = 0; i < n && i < 8; i++) {
         fp[i].inst = v[5 * i];
@@ -45,7 +67,21 @@ static int recorded_verdict(const char *name)
         fp[i].data2 = v[5 * i + 3];
         fp[i].both = v[5 * i + 4];
     }
-    return verdict(fp, i);
+    return i;
+}
+
+/* The verdict on a recorded level. */
+static int recorded_verdict(const char *name)
+{
+    struct footprint fp[8];
+    return verdict(fp, load(name, fp));
+}
+
+/* Whether a recorded level's data missed it (seen). */
+static int recorded_seen(const char *name, double miss)
+{
+    struct footprint fp[8];
+    return seen(fp, load(name, fp), miss);
 }
 
 /* How many of two recorded levels' times differ by more than
@@ -60,10 +96,21 @@ static size_t moved(const char *a, const char *b)
     return hwcurve_disturbed(u, v, n, HWCURVE_DISTURBED);
 }
 
+/* What a data line costs when half the lines miss the level, in ns (as
+ * probes/unified takes it from the caches probe), from the machines'
+ * truth in tests/data: the Xeon's L1 (5 cycles; its L2, 16) at 4192 MHz,
+ * and the Zen 3's L2 (12; its L3, 45-58) at 3143. */
+#define XEON_L1_MISS ((5.0 + 16.0) / 2.0 / 4.192)
+#define ZEN3_L2_MISS ((12.0 + 45.0) / 2.0 / 3.143)
+
 static void test_recorded(void)
 {
-    check(recorded_verdict("l1_split") == 0, "recorded L1: split");
-    check(recorded_verdict("l1_noisy") == 0, "recorded noisy L1: split");
+    check(recorded_verdict("l1_split") == 0
+              && recorded_seen("l1_split", XEON_L1_MISS),
+          "recorded L1: split, and its data missed it");
+    check(recorded_verdict("l1_noisy") == 0
+              && recorded_seen("l1_noisy", XEON_L1_MISS),
+          "recorded noisy L1: split, and its data missed it");
     check(recorded_verdict("l2_unified") == 1, "recorded L2: unified");
     check(recorded_verdict("l2_small") == 1,
           "recorded L2, smaller effective size: unified");
@@ -79,6 +126,17 @@ static void test_recorded(void)
     check(moved("l2_zen3_shared", "l2_zen3_shared_again")
               > HWCURVE_DISTURBED_SHARE * 25,
           "... but the two tests' times moved: not the same machine");
+    check(!recorded_seen("l2_zen3_shared", ZEN3_L2_MISS),
+          "... and no footprint whose code fits saw the data miss");
+    check(recorded_verdict("l2_zen3_cheap") == 0
+              && !recorded_seen("l2_zen3_cheap", ZEN3_L2_MISS),
+          "recorded Zen 3 L2, misses cheap: split, but no evidence");
+    check(recorded_verdict("l2_zen3_cheap_late") == 0
+              && !recorded_seen("l2_zen3_cheap_late", ZEN3_L2_MISS),
+          "recorded Zen 3 L2, data missing only where the code does: no "
+          "evidence");
+    check(recorded_seen("l2_zen3_cheap_late", 12.0 / 3.143),
+          "... which a miss as cheap as the L2's own hit would accept");
     check(moved("l2_zen3", "l2_zen3") == 0, "a test is its own machine");
 }
 
@@ -97,9 +155,17 @@ static void test_synthetic(void)
      * two compete: still unified. */
     static const struct footprint data_only[] = {{4, 4, 4, 12, 12},
                                                  {4, 5, 4, 14, 13}};
+    /* A "split" whose penalty is the code's alone (its own TLB, say):
+     * the data doubled never misses the level. */
+    static const struct footprint code_only[] = {{10, 5, 30, 5.5, 15.2},
+                                                 {11, 6, 30, 6.2, 16.9}};
     double r[2] = {NAN, 2.0}, p[2] = {1.8, NAN};
     check(verdict(ideal, 2) == 1, "ideal unified level");
-    check(verdict(split, 2) == 0, "split level with a large penalty");
+    check(verdict(split, 2) == 0 && seen(split, 2, 10.0),
+          "split level with a large penalty, and the data missed it");
+    check(!seen(split, 2, NAN), "... but no miss to compare: no evidence");
+    check(verdict(code_only, 2) == 0 && !seen(code_only, 2, 10.0),
+          "split by a penalty of the code's alone: no evidence");
     check(verdict(flat, 2) == -1, "no penalty: cannot tell");
     check(verdict(data_only, 2) == 1, "penalty on the data side only");
     check(hwcontend_contended(r, p, 2, 1) == -1,

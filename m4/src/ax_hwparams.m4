@@ -373,7 +373,10 @@ dnl Which of the data-cache levels the memory probes found also hold
 dnl instructions (Sandoval 3.3): code and data footprints that each fit
 dnl the level, interleaved, slow down only if they compete for it.  Needs
 dnl the effective sizes and line size the memory family exports; a level
-dnl with no measured size stays undefined.  The code footprint is made at
+dnl with no measured size stays undefined, and a split also needs the
+dnl levels' latencies and the clock, to check that the data missed the
+dnl level (a unified level would not have shown contention otherwise).
+dnl The code footprint is made at
 dnl run time by copying a small function into an executable mapping;
 dnl where the system forbids that, the values stay undefined.
 _HW_VALUE([HW_L2_UNIFIED], [unified], [int], [0], [1], [none], [0 or 1],

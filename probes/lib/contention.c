@@ -39,6 +39,17 @@ int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
     return shared >= min_points ? -1 : 0;
 }
 
+int hwcontend_split_seen(const double *penalty, const double *inst,
+                         const double *data2, size_t n, double miss)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (penalty[i] >= 1.0 + HWCONTEND_MIN_PENALTY && data2[i] >= miss
+            && inst[i] <= (1.0 + HWCONTEND_MIN_PENALTY) * inst[0])
+            return 1;
+    return 0;
+}
+
 void hwcontend_unified_ratios(const double *t, double *ratio, double *penalty)
 {
     double alone = t[HWCONTEND_U_INST] + t[HWCONTEND_U_DATA];

@@ -43,6 +43,19 @@
 int hwcontend_contended(const double *ratio, const double *penalty, size_t n,
                   size_t min_points);
 
+/* A "no" (0) from hwcontend_contended says the footprints did not
+ * compete for the level.  A footprint is evidence of that only where a
+ * unified level would have made them compete: where the data doubled
+ * missed the level (data2[i], ns per line, at least miss) and the code
+ * alone fitted it (inst[i] within HWCONTEND_MIN_PENALTY of the smallest
+ * footprint's, inst[0]).  Past the level, code streams through it, and a
+ * replacement that keeps lines which hit leaves the data alone; below
+ * its miss, 2f fits a unified level too (the level larger than the size
+ * tested, or its misses hidden).  1 when a footprint that counts
+ * (hwcontend_contended) is such evidence, else 0 (also for a NaN miss). */
+int hwcontend_split_seen(const double *penalty, const double *inst,
+                         const double *data2, size_t n, double miss);
+
 /* The five times of the unified-cache test of one footprint, seconds per
  * pass: instructions alone (f), data alone (f), each doubled (2f), and
  * both interleaved (f + f). */
