@@ -16,6 +16,7 @@
 #include "lib/chain.h"
 #include "lib/cpus.h"
 #include "lib/hierarchy.h"
+#include "lib/levels.h"
 #include "lib/memory.h"
 #include "lib/tlbcost.h"
 
@@ -461,16 +462,32 @@ static const char *const latency_key[] = { NULL, "l2_latency_cycles",
  * (lib/clock.h): the L1 chain timed beside the footprints the latency was
  * read at (time_l1; memory's, its settled octave) takes l1_cycles at the
  * clock of that moment.  The clock probe's rate, read earlier, and the L1
- * level's, read first, may be another.  A dump without those chains: the
- * L1 level's; without l1_cycles: the clock probe's. */
-static double rate_at(const struct bench *b, const struct hwhier_hierarchy *h,
-                      size_t j, double mhz, double l1_cycles)
+ * level's, read first, may be another.  A cache level's cycles are read
+ * as its ns is (stage 7), on the curve of each point's chain over the
+ * L1's beside it, cleaned: the two ran at one clock, so a clock step or
+ * a burst that slowed both cancels, where the cleaned ns alone smooths a
+ * slow point away and its clock would still count.  A dump without those
+ * chains: the L1 level's; without l1_cycles: the clock probe's. */
+static double rate_at(const struct bench *b, const struct hwhier_curves *c,
+                      const struct hwhier_hierarchy *h, size_t j, double mhz,
+                      double l1_cycles)
 {
-    double v[MAX_POINTS];
-    size_t at = h->at[j], i, n = 0;
+    double v[MAX_POINTS], y[HWHIER_MAX_READINGS], cycles[MAX_POINTS];
+    size_t at = h->at[j], i, r, n = 0;
     int memory = h->memory && j + 1 == h->levels;
     if (l1_cycles <= 0.0)
         return mhz;
+    if (!memory && h->ns[j] > 0.0 && c->n <= b->n && at < c->n) {
+        for (i = 0; i < c->n && b->l1[i] > 0.0; i++) {
+            for (r = 0; r < c->readings; r++)
+                y[r] = c->y[r][i];
+            v[i] = l1_cycles * hwcurve_median(y, c->readings) / b->l1[i];
+        }
+        if (i == c->n) {
+            hwlevel_clean(v, c->n, cycles);
+            return 1e3 * cycles[at] / h->ns[j];
+        }
+    }
     /* The cleaned curve reads a point with its neighbours. */
     for (i = 0; i < b->n; i++)
         if (b->l1[i] > 0.0 && i <= at + 1
@@ -481,8 +498,9 @@ static double rate_at(const struct bench *b, const struct hwhier_hierarchy *h,
     return h->ns[0] > 0.0 ? 1e3 * l1_cycles / h->ns[0] : mhz;
 }
 
-static void emit(const struct bench *b, const struct hwhier_hierarchy *h,
-                 double mhz, double l1_cycles, const char *why)
+static void emit(const struct bench *b, const struct hwhier_curves *c,
+                 const struct hwhier_hierarchy *h, double mhz,
+                 double l1_cycles, const char *why)
 {
     double rate[HWHIER_MAX_LEVELS] = { 0 };
     static const char beyond[] = "the chain ended on a rise past its last "
@@ -490,7 +508,7 @@ static void emit(const struct bench *b, const struct hwhier_hierarchy *h,
     char fewer[80], unknown[120];
     size_t caches = h->levels - 1, j;
     for (j = 0; j < h->levels; j++) {
-        rate[j] = rate_at(b, h, j, mhz, l1_cycles);
+        rate[j] = rate_at(b, c, h, j, mhz, l1_cycles);
         if (fabs(rate[j] - rate[0]) > 0.05 * rate[0])
             hwp_log("the clock moved in the sweep: %.0f MHz at the L1, %.0f "
                     "where level %zu was read", rate[0], rate[j], j + 1);
@@ -674,6 +692,6 @@ int main(int argc, char **argv)
         hwp_log("the L1 at %.2f ns is %.2f cycles at the clock probe's "
                 "rate, %.0f counted beside the clock", h.ns[0],
                 h.ns[0] * mhz * 1e-3, l1_cycles);
-    emit(&b, &h, mhz, l1_cycles, why);
+    emit(&b, &c, &h, mhz, l1_cycles, why);
     return hwp_finish();
 }
