@@ -146,6 +146,10 @@ _HW_EXPORT([l2_effective_bytes])
 _HW_EXPORT([l3_effective_bytes])
 _HW_EXPORT([l4_effective_bytes])
 _HW_EXPORT([llc_effective_bytes])
+dnl unified checks a split against what a miss of the level costs.
+_HW_EXPORT([l2_latency_cycles])
+_HW_EXPORT([l3_latency_cycles])
+_HW_EXPORT([mem_latency_cycles])
 dnl The line sizes need to know which of L2 and L3 exist: after the caches.
 _HW_VALUE([HW_L2_LINE_BYTES], [lines], [int], [8], [4096], [none], [bytes],
   [caches], [L2 line size seen by access pairs])dnl
