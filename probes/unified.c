@@ -201,8 +201,7 @@ static int judge(const struct level *lv, size_t n, const double *best)
                 "data2 %.2f both %.2f: together/alone %.2f, doubling %.2f",
                 lv[i].name, lv[i].pages * page / 1024, inst[i],
                 t[1] * 1e9 / lines_f, t[2] * 0.5e9 / lines_f, data2[i],
-                t[4] * 1e9 / lines_f, ratio[i],
-                penalty[i]);
+                t[4] * 1e9 / lines_f, ratio[i], penalty[i]);
         hwp_dump((double)(2 * lv[i].pages * page), ratio[i]);
     }
     verdict = hwcontend_contended(ratio, penalty, n, MIN_POINTS);
@@ -239,8 +238,8 @@ static int test_levels(size_t first, size_t n, double *best)
     return sweep_tests(first, n, best);
 }
 
-/* Its inputs (hwp_init): the line, and the levels whose sharing with
- * code it tests. */
+/* Its inputs (hwp_init): the line, the levels whose sharing with code it
+ * tests, and the latencies and clock that price a miss of each (miss_ns). */
 static const char *const probe_inputs[] = {
     "l1d_line_bytes", "l2_effective_bytes", "l3_effective_bytes",
     "cpu_mhz", "l2_latency_cycles", "l3_latency_cycles",
@@ -248,9 +247,9 @@ static const char *const probe_inputs[] = {
 
 /* What a data line costs on average when at least half the lines miss
  * level i (0: the L2): half way from the level's latency to the next's,
- * in ns at the clock probe's rate.  The next is the first
- * with a latency: below the L2 the L3, else memory; below the L3 memory
- * (an L4 or a missing L3 latency only raises the bar).  NaN without the
+ * in ns at the clock probe's rate.  The next is the first with a
+ * latency: below the L2 the L3, else memory; below the L3 memory (an L4
+ * or a missing L3 latency only raises the bar).  NaN without the
  * inputs. */
 static double miss_ns(size_t i)
 {
