@@ -53,7 +53,6 @@ static int seen(const struct footprint *fp, size_t n, double miss)
     return hwcontend_split_seen(penalty, inst, data2, n, miss);
 }
 
-
 /* The footprints of a level recorded in tests/recorded/contention.txt;
  * their count. */
 static size_t load(const char *name, struct footprint *fp)
