@@ -9,10 +9,8 @@
  * go in random orders, so no prefetcher follows and TLB misses amortise.
  * The L1 is not tested: every current core splits it, and near its size
  * the two footprints contend through what lies below, which would make
- * every level above "unified".  Inputs: l1d_line_bytes and the
- * l2_/l3_effective_bytes; a level without its size is not tested.  A
- * split also needs the levels' latencies and the clock (the caches and
- * clock probes'), to check that the data missed the level.
+ * every level above "unified".  A level without its size is not tested
+ * (the inputs: probe_inputs).
  */
 #include "lib/analysis.h"
 #include "lib/chain.h"
