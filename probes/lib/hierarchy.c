@@ -261,13 +261,17 @@ static void placements_agree(const struct hwhier_curves *c,
     }
 }
 
-/* Stage 7: where a level's own hits begin.  Steps inside a level stay
- * under HWLEVEL_WOBBLE, so a part of it more than that below its end
- * (two runs stage 3 joined, less than a step apart) is a soft edge of
- * the level before, still serving part of the chain. */
-static size_t level_from(const double *clean, size_t start, size_t end)
+/* Stage 7: where a level's own hits begin.  A footprint's time mixes
+ * the latencies of the levels serving its chain, linearly by their
+ * shares, so until the curve passes LEVEL_OWN of the way from the level
+ * below's latency (lo) to this level's end, the level below (a soft
+ * edge) still serves a quarter of the chain or more: stage 6's quarter,
+ * seen from above. */
+#define LEVEL_OWN 0.75
+static size_t level_from(const double *clean, size_t start, size_t end,
+                         double lo)
 {
-    while (start < end && clean[start] * HWLEVEL_WOBBLE < clean[end])
+    while (start < end && clean[start] < lo + LEVEL_OWN * (clean[end] - lo))
         start++;
     return start;
 }
@@ -340,7 +344,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
      * its rise and have settled, its latency their last octave's. */
     hwlevel_clean(mid, c->n, clean);
     for (j = 0; j < h->levels; j++) {
-        h->at[j] = level_from(clean, start[j], end[j]);
+        h->at[j] = level_from(clean, start[j], end[j],
+                              j ? h->ns[j - 1] : 0.0);
         h->at[j] += (end[j] - h->at[j]) / 4;
         h->ns[j] = open && j + 1 == h->levels ? lat[j] : clean[h->at[j]];
     }
