@@ -121,22 +121,27 @@ static void one_placement(void)
 }
 
 /* A long soft edge into the L3 (the L2 still serving part of the chain
- * for two octaves, 11 ns against the L3's 16): stage 3 joins the two
- * runs, less than a step apart, and the latency is read on the second. */
+ * for two octaves at 11 ns, or 29% of it at 12.5 ns, against the L3's
+ * 16 and the L2's 4): stage 3 joins the two runs, less than a step
+ * apart, and the latency is read on the second. */
 static void soft_edge(void)
 {
+    static const double edge[] = {11.0, 12.5};
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
-    size_t r, i;
-    machine(&c, ends3, lat3, 3);
-    for (r = 0; r < c.readings; r++)
-        for (i = 0; i < c.n; i++)
-            if (c.x[i] > 1 * MIB && c.x[i] <= 4 * MIB)
-                c.y[r][i] = 11.0;
-    hwhier_analyse(&c, &h);
-    checkf(h.levels == 4 && h.size[1] == 1 * MIB && near(h.ns[2], 16.0),
-           "a soft edge two octaves long: the L3 read past it (levels "
-           "%zu, L2 %.0f, L3 %.2f ns)", h.levels, h.size[1], h.ns[2]);
+    size_t r, i, e;
+    for (e = 0; e < sizeof edge / sizeof edge[0]; e++) {
+        machine(&c, ends3, lat3, 3);
+        for (r = 0; r < c.readings; r++)
+            for (i = 0; i < c.n; i++)
+                if (c.x[i] > 1 * MIB && c.x[i] <= 4 * MIB)
+                    c.y[r][i] = edge[e];
+        hwhier_analyse(&c, &h);
+        checkf(h.levels == 4 && h.size[1] == 1 * MIB && near(h.ns[2], 16.0),
+               "a soft edge two octaves long at %.1f ns: the L3 read past "
+               "it (levels %zu, L2 %.0f, L3 %.2f ns)", edge[e], h.levels,
+               h.size[1], h.ns[2]);
+    }
 }
 
 /* Edges without a majority: the smaller candidate, and it says so. */
