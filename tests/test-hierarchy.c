@@ -347,6 +347,9 @@ static void cross_checks(void)
     check(hwhier_cross_check(&h, c.x, c.n, 16 * KIB) != NULL,
           "an L1 above the conflict test's capacity withholds the sizes");
     hwhier_analyse(&c, &h);
+    check(hwhier_cross_check(&h, c.x, c.n, 96 * KIB) != NULL,
+          "an L1 under half the conflict test's capacity withholds the sizes");
+    hwhier_analyse(&c, &h);
     h.size[0] = 28 * KIB;
     check(hwhier_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
           && h.size[0] == 32 * KIB,
