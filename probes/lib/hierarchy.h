@@ -128,12 +128,11 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * latencies rise level by level (a "level" no larger or no slower than
  * the one above is not one), and the L1's effective size is at most the
  * conflict test's capacity (l1d_bytes, 0 when not given) and at least
- * half of it.  A failure is a
- * reason, and the values it concerns are withheld: the sizes (the reason
- * returned), or the latencies alone (zeroed, h->why_ns).  NULL when the
- * sizes stand.  An L1 edge one step of the grid (x, n points) below that
- * capacity is set to it: the curve cannot tell them apart, the conflict
- * test can. */
+ * half of it.  A failure is a reason, and the values it concerns are
+ * withheld: the sizes (the reason returned), or the latencies alone
+ * (zeroed, h->why_ns).  NULL when the sizes stand.  An L1 edge one step
+ * of the grid (x, n points) below that capacity is set to it: the curve
+ * cannot tell them apart, the conflict test can. */
 const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
                             size_t n, double l1d_bytes);
 
