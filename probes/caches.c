@@ -506,6 +506,7 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
     static const char beyond[] = "the chain ended on a rise past its last "
                                  "cache level, before it saw what follows";
     char fewer[80], unknown[120];
+    const char *why_llc;
     size_t caches = h->levels - 1, j;
     for (j = 0; j < h->levels; j++) {
         rate[j] = rate_at(b, c, h, j, mhz, l1_cycles);
@@ -548,8 +549,8 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
                 hwp_absent(latency_key[j], not);
             continue;
         }
-        if (why != NULL) {
-            hwp_absent(size_key[j], why);
+        if (why != NULL || (j == 0 && h->why_l1 != NULL)) {
+            hwp_absent(size_key[j], why ? why : h->why_l1);
         } else {
             hwp_emit_int(size_key[j], (long long)h->size[j]);
             note_agreement(size_key[j], h->size_agree[j], h->size_of[j],
@@ -559,8 +560,10 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
             emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], rate[j],
                         why ? why : h->why_ns);
     }
-    if (why != NULL || h->open || h->known < h->levels || h->why_count)
-        hwp_absent("llc_effective_bytes", why ? why : h->open ? beyond
+    /* A single cache is the LLC too. */
+    why_llc = why ? why : caches == 1 ? h->why_l1 : NULL;
+    if (why_llc != NULL || h->open || h->known < h->levels || h->why_count)
+        hwp_absent("llc_effective_bytes", why_llc ? why_llc : h->open ? beyond
                                           : h->why_count ? h->why_count
                                           : unknown);
     else

@@ -345,7 +345,12 @@ static void cross_checks(void)
     machine(&c, ends3, lat3, 3);
     hwhier_analyse(&c, &h);
     check(hwhier_cross_check(&h, c.x, c.n, 16 * KIB) != NULL,
-          "an L1 above the conflict test's capacity withholds the sizes");
+          "an L1 twice the conflict test's capacity withholds the sizes");
+    hwhier_analyse(&c, &h);
+    check(hwhier_cross_check(&h, c.x, c.n, h.size[0] / 1.2) == NULL
+          && h.why_l1 != NULL,
+          "an L1 a fifth above the conflict test's capacity withholds its "
+          "own size alone");
     hwhier_analyse(&c, &h);
     check(hwhier_cross_check(&h, c.x, c.n, 96 * KIB) != NULL,
           "an L1 under half the conflict test's capacity withholds the sizes");

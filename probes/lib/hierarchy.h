@@ -97,6 +97,8 @@ struct hwhier_hierarchy {
                                      curve fell (10) */
     const char *why_known;        /* why the levels from `known` on are
                                      not known (stages 7b and 10) */
+    const char *why_l1;           /* why the L1's size alone is withheld
+                                     (the cross-check) */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
@@ -129,8 +131,10 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * the one above is not one), and the L1's effective size is at most the
  * conflict test's capacity (l1d_bytes, 0 when not given) and at least
  * half of it.  A failure is a reason, and the values it concerns are
- * withheld: the sizes (the reason returned), or the latencies alone
- * (zeroed, h->why_ns).  NULL when the sizes stand.  An L1 edge one step
+ * withheld: the sizes (the reason returned), the latencies alone
+ * (zeroed, h->why_ns), or the L1's size alone (h->why_l1), when it is
+ * above the capacity by no more than a level's effective size may be.
+ * NULL when the other sizes stand.  An L1 edge one step
  * of the grid (x, n points) below that capacity is set to it: the curve
  * cannot tell them apart, the conflict test can. */
 const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
