@@ -8,7 +8,9 @@
  * the largest n before the rise, by X-Ray's epsilon test (lib/kernel.h).
  * The compiler decides what lives where, so the count follows the flags:
  * -fno-omit-frame-pointer takes an integer register, -march=native may
- * double the vector ones.
+ * double the vector ones.  The dump keeps the sweeps and every paired
+ * test of a rise, so a replay (-r) times nothing and gives what the run
+ * gave.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -16,6 +18,8 @@
 #include "lib/regs_kernel.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 /* A rise smaller than this is noise on a shared machine; the first spill on
  * the machines we measured costs 10% to 100%. */
@@ -171,15 +175,36 @@ static void per_op(const struct family *f, double *y)
 #define PAIRS 5
 static int paired_rise(const struct family *f, size_t i)
 {
-    double ratio[PAIRS];
+    double ratio[PAIRS], median, x;
+    /* The dump keeps each test's median under its own title; a replay
+     * reads it back, the k-th for the k-th test of the same point (the
+     * analysis asks in the same order).  An older dump has none: the
+     * sweep's rise stands. */
+    static size_t asked[4 * NPOINTS];
+    char title[64];
     int k;
-    for (k = 0; k < PAIRS; k++) {
-        double t =
-            hwp_min_time(hwkernel_run, (void *)&f->kernels[i - 1], 3, 20);
-        double u = hwp_min_time(hwkernel_run, (void *)&f->kernels[i], 3, 20);
-        ratio[k] = (u / nvars[i]) / (t / nvars[i - 1]);
+    snprintf(title, sizeof title, "pair %s n=%d:", f->key, nvars[i]);
+    if (hwp_replaying()) {
+        if (hwp_replay(title, asked[(size_t)(f - families) * NPOINTS + i]++,
+                       &x, &median, 1) == 0) {
+            hwp_log("%s: no paired test at n=%d in the dump: the rise "
+                    "stands", f->key, nvars[i]);
+            return 1;
+        }
+    } else {
+        for (k = 0; k < PAIRS; k++) {
+            double t = hwp_min_time(hwkernel_run,
+                                    (void *)&f->kernels[i - 1], 3, 20);
+            double u =
+                hwp_min_time(hwkernel_run, (void *)&f->kernels[i], 3, 20);
+            ratio[k] = (u / nvars[i]) / (t / nvars[i - 1]);
+        }
+        median = hwcurve_median(ratio, PAIRS);
+        strcat(title, " n ratio");
+        hwp_dump_comment(title);
+        hwp_dump(nvars[i], median);
     }
-    return hwcurve_median(ratio, PAIRS) > 1.0 + RISE;
+    return median > 1.0 + RISE;
 }
 
 /* The first rise that survives the paired test.  Past 18 the sweep tries
@@ -250,6 +275,21 @@ static int agree_with_code(const struct family *f, int r)
     return 0;
 }
 
+/* Replay (-r): each family's sweep from the dump's section of its name,
+ * ns per operation at each n, as per_op wrote it. */
+static void replay(void)
+{
+    size_t i, j;
+    for (i = 0; i < nfamilies; i++) {
+        double x[NPOINTS + 1], y[NPOINTS + 1];
+        size_t n = hwp_replay(families[i].key, 0, x, y, NPOINTS + 1);
+        for (j = 0; j < n && j < NPOINTS && x[j] == nvars[j]; j++)
+            families[i].best[j] = y[j] * 1e-9 * nvars[j];
+        if (n != NPOINTS || j != NPOINTS)
+            hwp_skip("the dump's sweeps are not of this probe's points");
+    }
+}
+
 /* Without optimisation the variables live in memory and there is no
  * register count to find: say so rather than report one.  GCC and Clang
  * say when they optimise; for other compilers, the time tells (on cores
@@ -286,7 +326,10 @@ int main(int argc, char **argv)
 #if defined(__GNUC__)
     add_family("vec_regs", "vec_regs_spill_n", v16_kernels);
 #endif
-    hwkernel_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
+    if (hwp_replaying())
+        replay();
+    else
+        hwkernel_sweep_span(point, nfamilies * NPOINTS, best, SPAN);
     check_in_registers();
     for (i = 0; i < nfamilies; i++) {
         int r = registers(&families[i]);
