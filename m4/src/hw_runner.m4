@@ -714,12 +714,15 @@ AS_IF([cmp -s "$hw_tmp" "$ac_file"],
 # -----------
 # The main values in a short table, so that nobody scrolls back through
 # a hundred lines: clock, each cache level, memory, TLB, registers,
-# vectors, cores, bandwidth.  "-" is a value not found or not declared.
+# vectors, cores, bandwidth.  "-" is a value not found or not declared;
+# a fallback is starred, lest the table pass it off as measured.
 # (The shell functions are defined here, not with AS_REQUIRE_SHELL_FN:
 # they run once, in config.status's post-commands.)
 m4_define([_HW_SUMMARY],
-[hw_fn_cell () { eval "hw_cell=\${hw_cv_$[1]-none}"
-  test "x$hw_cell" = xnone && hw_cell=-; }
+[hw_fn_cell () { eval "hw_cell=\${hw_cv_$[1]-none} hw_ck=\${hw_kind_$[1]-}"
+  AS_CASE([$hw_cell:$hw_ck],
+    [none:*], [hw_cell=-],
+    [*:fallback], [hw_cell="$hw_cell*" hw_starred=yes]); }
 hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
   for hw_k; do hw_fn_cell $hw_k; hw_row="$hw_row $hw_cell"; done
   printf "  %-9s $hw_fmt\n" "$hw_label" $hw_row; }
@@ -744,6 +747,8 @@ hw_fn_row () { hw_row=; hw_fmt=$[1] hw_label=$[2]; shift; shift
   hw_fn_row "%s CPUs, %s cores, %s threads a core" cores cpus cores smt
   hw_fn_row "%s MB/s one thread, %s MB/s all" bandwidth \
     mem_bandwidth_mbps mem_bandwidth_all_mbps
+  test -z "$hw_starred" ||
+    echo "  (*: a fallback, not measured here: see the warnings above)"
 } | tee -a config.log >&AS_MESSAGE_FD
 ])
 
