@@ -59,10 +59,9 @@ static void inject_fault(void)
     if (strcmp(f, "garbage") == 0)
         inject_garbage = 1;
     if (strcmp(f, "absent") == 0) {
-        /* Every key, at once, with this reason: a probe that withholds
-         * one for a reason of its own (l1d's conflicts that move with
-         * the pages, one run in ten on a Zen 5 guest) would make the
-         * tests of configure's handling depend on the machine. */
+        /* Every key, at once, with this reason: a probe that withheld
+         * one for a reason of its own would make the tests of
+         * configure's handling depend on the machine. */
         size_t i;
         for (i = 0; keys != NULL && keys[i] != NULL; i++)
             hwp_absent(keys[i], "withheld by HWPROBE_INJECT");
