@@ -145,6 +145,81 @@ static int method(radix_plan *m, int *nm, const radix_plan *p)
     return (*nm)++;
 }
 
+/* The search's samples of each plan, the fastest time of each of its
+ * passes over them, and the plans it did not time (prune). */
+static double scr[RADIX_MAX_PLANS][MAX_SAMPLES];
+static double pass_min[RADIX_MAX_PLANS][RADIX_MAX_PASSES];
+static char untimed[RADIX_MAX_PLANS];
+
+/* Screens plans [lo, hi) but the untimed, interleaved. */
+static void search(size_t n, const radix_plan *plans, int lo, int hi)
+{
+    int s, i, k;
+
+    for (s = 0; s < screen; s++)
+        for (i = lo; i < hi; i++) {
+            if (untimed[i])
+                continue;
+            scr[i][s] = sample(n, &plans[i]);
+            for (k = 0; k < plans[i].passes; k++)
+                if (s == 0 || radix_pass_seconds(work, k) < pass_min[i][k])
+                    pass_min[i][k] = radix_pass_seconds(work, k);
+        }
+}
+
+/* The timed plan of [0, hi) with the fastest median. */
+static int leader(int hi)
+{
+    int i, lead = -1;
+
+    for (i = 0; i < hi; i++)
+        if (!untimed[i] && (lead < 0 || median(scr[i], screen) <
+                                        median(scr[lead], screen)))
+            lead = i;
+    return lead;
+}
+
+static double slowest(const double *x, int n)
+{
+    double hi = x[0];
+    int s;
+
+    for (s = 1; s < n; s++)
+        hi = x[s] > hi ? x[s] : hi;
+    return hi;
+}
+
+/* The plans of three passes the search need not time.  Such a plan's
+ * first pass is the first pass of the two-pass plan that starts with the
+ * same bits, the same work on the same input, and its last pass is the
+ * second pass of the two-pass plan that ends with the same bits: the
+ * passes are stable, so it splits the same ranges in the same order.  If
+ * those two passes' fastest samples alone took longer than the slowest
+ * sample of the leader of one and two passes, every sample of the plan
+ * would lose to every sample of that leader, as a plan left out of the
+ * finalists does: it cannot win, and is not timed.  Returns how many. */
+static int prune(const radix_plan *plans, int count, int three)
+{
+    double first[RADIX_MAX_BITS + 1] = {0}, last[RADIX_MAX_BITS + 1] = {0};
+    double bound;
+    int i, lead = leader(three), pruned = 0;
+
+    if (lead < 0)
+        return 0;
+    bound = slowest(scr[lead], screen);
+    for (i = 0; i < three; i++)
+        if (plans[i].passes == 2) {
+            first[plans[i].bits[0]] = pass_min[i][0];
+            last[plans[i].bits[1]] = pass_min[i][1];
+        }
+    for (i = three; i < count; i++) {
+        untimed[i] = plans[i].passes == 3 &&
+                     first[plans[i].bits[0]] + last[plans[i].bits[2]] > bound;
+        pruned += untimed[i];
+    }
+    return pruned;
+}
+
 /* One row: the search, then the finalists timed afresh beside the model
  * and the single passes, then the best of them timed once more beside
  * the model and the single passes.  A plan is a finalist when its fastest
@@ -154,31 +229,32 @@ static void row(size_t n, int bits, struct range *vs_search,
                 struct range *vs_naive)
 {
     static radix_plan plans[RADIX_MAX_PLANS];
-    static double scr[RADIX_MAX_PLANS][MAX_SAMPLES];
     radix_plan m[MAX_FINAL + 3];
     double t[MAX_FINAL + 3][MAX_SAMPLES], med[MAX_FINAL + 3] = {0};
     int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
-    int i, s, lead = 0, nm = 0, best, first, fin = 0, naive, wc1;
+    int i, s, lead, nm = 0, best, first, fin = 0, naive, wc1, three, pruned;
     double first_ratio;
     char why[80], ps[3][32];
     static const char *const kind[3] = {"direct", "wc", "streamed"};
 
     /* The search varies passes and bits; the scatter is the model's (the
-     * single passes below time both kinds). */
+     * single passes below time both kinds).  The plans come fewest passes
+     * first: those of one and two passes are timed first, and bound which
+     * plans of three need timing at all. */
     m[0] = radix_model(n, bits, why, sizeof why);
     for (i = 0; i < count; i++)
-        plans[i].wc = m[0].wc;
-    for (s = 0; s < screen; s++)
-        for (i = 0; i < count; i++)
-            scr[i][s] = sample(n, &plans[i]);
-    for (i = 1; i < count; i++)
-        if (median(scr[i], screen) < median(scr[lead], screen))
-            lead = i;
+        plans[i].wc = m[0].wc, untimed[i] = 0;
+    for (three = 0; three < count && plans[three].passes < 3; three++)
+        ;
+    search(n, plans, 0, three);
+    pruned = prune(plans, count, three);
+    search(n, plans, three, count);
+    lead = leader(count);
     /* m[0] the model, then the naive pass, the one pass with the other
      * kind of scatter and the finalists, each plan once. */
     {
         radix_plan one = {1, {bits, 0, 0}, 0};
-        double lead_max = scr[lead][0], lo;
+        double lead_max = slowest(scr[lead], screen), lo;
 
         nm = 1;
         naive = method(m, &nm, &one);
@@ -186,9 +262,9 @@ static void row(size_t n, int bits, struct range *vs_search,
         if (one.wc == 0)   /* the model scatters directly: the other kind */
             one.wc = n * sizeof(radix_tuple) > llc_bytes ? 2 : 1;
         wc1 = method(m, &nm, &one);
-        for (s = 1; s < screen; s++)
-            lead_max = scr[lead][s] > lead_max ? scr[lead][s] : lead_max;
         for (i = 0; i < count; i++) {
+            if (untimed[i])
+                continue;
             lo = scr[i][0];
             for (s = 1; s < screen; s++)
                 lo = scr[i][s] < lo ? scr[i][s] : lo;
@@ -239,8 +315,9 @@ static void row(size_t n, int bits, struct range *vs_search,
                 best = pick[k];
     }
     if (verbose) {
-        printf("# 2^%d, %zu tuples: %d plans searched, %d re-timed; "
-               "model %s %s: %s; best %s %s", bits, n, count, fin,
+        printf("# 2^%d, %zu tuples: %d plans searched, %d of them not "
+               "timed, %d re-timed; model %s %s: %s; best %s %s", bits, n,
+               count, pruned, fin,
                radix_plan_str(&m[0], ps[0], sizeof ps[0]), kind[m[0].wc],
                why, radix_plan_str(&m[best], ps[1], sizeof ps[1]),
                kind[m[best].wc]);
@@ -347,6 +424,8 @@ int main(int argc, char **argv)
     for (j = 0; j < nbits; j++)
         maxb = bitss[j] > maxb ? bitss[j] : maxb;
     work = radix_work_new(maxb);
+    if (work)
+        radix_work_clock(work, now);
     if (!work || posix_memalign(&p, 4096, maxn * sizeof *in))
         return fprintf(stderr, "radix-bench: out of memory\n"), 1;
     in = p;
@@ -368,10 +447,12 @@ int main(int argc, char **argv)
     printf("# Mt/s: million tuples/s; bw: '-', HW_MEM_COPY_BANDWIDTH_MBPS "
            "is not defined\n");
 #endif
-    printf("# search: every plan of 1-3 passes, %d samples each; its best "
-           "re-timed with the others, then timed again beside the model and "
-           "the single passes, which give every figure; search best "
-           "includes both single passes\n", screen);
+    printf("# search: every plan of 1-3 passes, %d samples each, but a "
+           "plan of three whose first and last passes alone lost to the "
+           "best of one and two; its best re-timed with the others, then "
+           "timed again beside the model and the single passes, which give "
+           "every figure; search best includes both single passes\n",
+           screen);
     for (i = 0; i < nsizes; i++)
         if (sizes[i] < asked[i])
             printf("# the case of %.1f MiB is capped at %.1f MiB: its two "

@@ -33,6 +33,8 @@ struct radix_work {
     size_t *hist, *start, *off;   /* 2^max_bits each */
     radix_tuple *wc;              /* 2^max_bits buffers, line-aligned */
     size_t *bounds[2];            /* 2^max_bits + 1 each */
+    double (*clock)(void);        /* radix_work_clock */
+    double pass_s[RADIX_MAX_PASSES];
 };
 
 size_t radix_line_bytes(void)
@@ -272,6 +274,7 @@ radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
     radix_tuple *src = in, *dst = tmp, *t;
     size_t nranges = 1, *cur = w->bounds[0], *next = w->bounds[1], *s;
     int k, shift = 0;
+    double t0, t1;
 
     for (k = 0; k < plan->passes; k++)
         shift += plan->bits[k];
@@ -280,9 +283,17 @@ radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
         return NULL;
     cur[0] = 0;
     cur[1] = n;
+    t0 = w->clock ? w->clock() : 0;
+    for (k = 0; k < RADIX_MAX_PASSES; k++)
+        w->pass_s[k] = 0;
     for (k = 0; k < plan->passes; k++) {
         shift -= plan->bits[k];
         pass(src, dst, cur, nranges, next, shift, plan->bits[k], plan->wc, w);
+        if (w->clock) {
+            t1 = w->clock();
+            w->pass_s[k] = t1 - t0;
+            t0 = t1;
+        }
         nranges <<= plan->bits[k];
         s = cur, cur = next, next = s;
         t = src, src = dst, dst = t;
@@ -292,6 +303,16 @@ radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
     if (bounds)
         *bounds = cur;
     return src;
+}
+
+void radix_work_clock(radix_work *w, double (*clock)(void))
+{
+    w->clock = clock;
+}
+
+double radix_pass_seconds(const radix_work *w, int k)
+{
+    return k >= 0 && k < RADIX_MAX_PASSES ? w->pass_s[k] : 0;
 }
 
 int radix_plans(int bits, radix_plan *out, int max)

@@ -44,6 +44,12 @@ typedef struct radix_work radix_work;
 radix_work *radix_work_new(int max_bits);
 void radix_work_free(radix_work *w);
 
+/* For a benchmark: the next radix_partition calls with w read clock
+ * (seconds) between their passes, and radix_pass_seconds(w, k) is pass
+ * k's time in the last call (0 past its passes).  NULL stops it. */
+void radix_work_clock(radix_work *w, double (*clock)(void));
+double radix_pass_seconds(const radix_work *w, int k);
+
 /* Partitions in[0..n) by plan, using tmp (n tuples) as the other buffer;
  * in is overwritten when there is more than one pass.  Returns in or tmp,
  * whichever holds the result; partition p of the 2^B is [b[p], b[p+1])
