@@ -189,6 +189,16 @@ static double slowest(const double *x, int n)
     return hi;
 }
 
+static double fastest(const double *x, int n)
+{
+    double lo = x[0];
+    int s;
+
+    for (s = 1; s < n; s++)
+        lo = x[s] < lo ? x[s] : lo;
+    return lo;
+}
+
 /* The plans of three passes the search need not time.  Such a plan's
  * first pass is the first pass of the two-pass plan that starts with the
  * same bits, the same work on the same input, and its last pass is the
@@ -254,7 +264,7 @@ static void row(size_t n, int bits, struct range *vs_search,
      * kind of scatter and the finalists, each plan once. */
     {
         radix_plan one = {1, {bits, 0, 0}, 0};
-        double lead_max = slowest(scr[lead], screen), lo;
+        double lead_max = slowest(scr[lead], screen);
 
         nm = 1;
         naive = method(m, &nm, &one);
@@ -263,12 +273,8 @@ static void row(size_t n, int bits, struct range *vs_search,
             one.wc = n * sizeof(radix_tuple) > llc_bytes ? 2 : 1;
         wc1 = method(m, &nm, &one);
         for (i = 0; i < count; i++) {
-            if (untimed[i])
-                continue;
-            lo = scr[i][0];
-            for (s = 1; s < screen; s++)
-                lo = scr[i][s] < lo ? scr[i][s] : lo;
-            if (lo <= lead_max && method(m, &nm, &plans[i]) >= 0)
+            if (!untimed[i] && fastest(scr[i], screen) <= lead_max &&
+                method(m, &nm, &plans[i]) >= 0)
                 fin++;
         }
         /* The leader, whatever the cap left out. */
