@@ -63,7 +63,8 @@ EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate
 # test.
 EXTRA_DIST += tests/budget.sh
 budget: tests/project/configure
-	top_builddir='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/budget.sh
+	top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+	  $(SHELL) $(srcdir)/tests/budget.sh
 .PHONY: budget
 
 # The checks every C unit test prints and counts, and the curves some of
