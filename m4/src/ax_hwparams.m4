@@ -141,6 +141,20 @@ dnl chains; it stops timing once memory's latency has settled, and
 dnl measures again when its readings disagree or fail a cross-check and
 dnl the budget is not spent.
 _HW_RUN([caches], [4])
+dnl A count withheld falls back to the levels the header sizes in a row
+dnl (the L1, then L2, L3, L4 while each is defined): the least the chain
+dnl showed, where 1 would contradict a defined L2.
+AS_IF([test "$hw_kind_cache_levels" = fallback],
+  [hw_n=1
+   for hw_key in l2 l3 l4; do
+     eval "test \"x\${hw_cv_${hw_key}_effective_bytes-none}\" != xnone" || break
+     AS_VAR_ARITH([hw_n], [$hw_n + 1])
+   done
+   AS_IF([test $hw_n -gt "$hw_cv_cache_levels"],
+     [hw_note_cache_levels="at least the $hw_n levels sized; $hw_note_cache_levels"
+      hw_cv_cache_levels=$hw_n hw_cv_cache_levels_origin="fallback $hw_n"
+      hw_cv_cache_levels_note=$hw_note_cache_levels
+      AC_MSG_NOTICE([hwparams: HW_CACHE_LEVELS falls back to $hw_n, the cache levels sized])])])
 _HW_EXPORT([l1d_effective_bytes])
 _HW_EXPORT([l2_effective_bytes])
 _HW_EXPORT([l3_effective_bytes])
