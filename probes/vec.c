@@ -92,20 +92,28 @@ static hwp_kernel point(void *ctx, size_t i, void **kctx)
     return hwkernel_run;
 }
 
-/* Best vector operations per second of width w over the chain counts. */
+/* Best vector operations per second of width w over the chain counts:
+ * timed (and dumped), or read back from a dump. */
 static double rate(size_t w)
 {
-    double r = 0.0;
-    size_t c;
+    double x[NCHAINS], ops[NCHAINS], r = 0.0;
+    size_t c, n = NCHAINS;
     char text[32];
     sprintf(text, "%d bytes", widths[w].bytes);
-    hwp_dump_comment(text);
-    for (c = 0; c < NCHAINS; c++) {
-        double ops = chains[c] * OPS_STEPS / best[w * NCHAINS + c];
-        hwp_dump(chains[c], ops);
-        if (ops > r)
-            r = ops;
+    if (hwp_replaying()) {
+        n = hwp_replay(text, 0, x, ops, NCHAINS);
+        if (n == 0)
+            hwp_skip("the recording lacks a width's rates");
+    } else {
+        hwp_dump_comment(text);
+        for (c = 0; c < NCHAINS; c++) {
+            ops[c] = chains[c] * OPS_STEPS / best[w * NCHAINS + c];
+            hwp_dump(chains[c], ops[c]);
+        }
     }
+    for (c = 0; c < n; c++)
+        if (ops[c] > r)
+            r = ops[c];
     return r;
 }
 
@@ -118,9 +126,11 @@ int main(int argc, char **argv)
 #if !defined(__OPTIMIZE__)
     /* Unoptimised, every vector goes through memory: the widths compare
      * load and store costs, not arithmetic. */
-    hwp_skip("compiled without optimisation: vectors live in memory");
+    if (!hwp_replaying())
+        hwp_skip("compiled without optimisation: vectors live in memory");
 #endif
-    hwkernel_sweep_span(point, NWIDTHS * NCHAINS, best, 0.1);
+    if (!hwp_replaying())
+        hwkernel_sweep_span(point, NWIDTHS * NCHAINS, best, 0.1);
     r16 = rate(0);
     for (w = 1; w < NWIDTHS; w++) {
         double r = rate(w);
