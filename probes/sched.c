@@ -76,6 +76,25 @@ static size_t gather(struct watch *w, int threads)
     return total;
 }
 
+#define TITLE "kind (0 gap, 1 run) us"
+
+/* A replay's runs, from the recorded section's points of kind 1 (the
+ * gaps before its title are the record's, not the analysis's); returns
+ * how many. */
+static size_t replayed(struct watch *w, size_t max)
+{
+    double *kind = malloc(max * sizeof *kind);
+    size_t n, i, total = 0;
+    if (kind == NULL)
+        hwp_skip("out of memory");
+    n = hwp_replay(TITLE, 0, kind, w->run, max);
+    for (i = 0; i < n; i++)
+        if (kind[i] == 1.0)
+            w->run[total++] = w->run[i] * 1e-6;
+    free(kind);
+    return total;
+}
+
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {"sched_slice_us", NULL};
 
@@ -99,13 +118,17 @@ int main(int argc, char **argv)
     w.runs = 0;
     if (w.run == NULL || w.count == NULL)
         hwp_skip("out of memory");
-    if (hwteam_run(&team, threads, pinnable ? pair : NULL, watch_clock, &w)
-        != 0)
-        hwp_skip("cannot create threads");
-    /* The gaps are dumped from several threads at once: a dump may
-     * interleave, which only the -d user sees. */
-    hwp_dump_comment("kind (0 gap, 1 run) us");
-    total = gather(&w, threads);
+    if (hwp_replaying()) {
+        total = replayed(&w, (size_t)threads * MAX_RUNS);
+    } else {
+        if (hwteam_run(&team, threads, pinnable ? pair : NULL, watch_clock,
+                       &w) != 0)
+            hwp_skip("cannot create threads");
+        /* The gaps are dumped from several threads at once: a dump may
+         * interleave, which only the -d user sees. */
+        hwp_dump_comment(TITLE);
+        total = gather(&w, threads);
+    }
     if (total < MIN_RUNS)
         hwp_skip("the threads were hardly ever descheduled");
     slice = hwcpu_mode(w.run, total, SAME_SLICE);
