@@ -220,19 +220,28 @@ static double step_cycles(size_t j, size_t a)
 }
 
 /* Latency and throughput of operation g from its points: the additions
- * beside it (its cycle), then its chains. */
+ * beside it (its cycle), then its chains; in a replay, the steps the dump
+ * recorded (its sections are written only once check_valid passed). */
 static void analyse(struct op *o, size_t g)
 {
+    double x[NCHAINS], steps[NCHAINS];
     size_t c, a = g * GROUP;
-    hwp_dump_comment(o->name);
-    o->latency = step_cycles(a + 1, a);
-    o->per_cycle = 0.0;
-    for (c = 0; c < NCHAINS; c++) {
-        double step = step_cycles(a + 1 + c, a);
-        hwp_dump(chains[c], step);
-        if (chains[c] / step > o->per_cycle)
-            o->per_cycle = chains[c] / step;
+    if (hwp_replaying()) {
+        if (hwp_replay(o->name, 0, x, steps, NCHAINS) != NCHAINS
+            || x[0] != chains[0])
+            hwp_skip("the recording lacks an operation's chains");
+    } else {
+        hwp_dump_comment(o->name);
+        for (c = 0; c < NCHAINS; c++) {
+            steps[c] = step_cycles(a + 1 + c, a);
+            hwp_dump(chains[c], steps[c]);
+        }
     }
+    o->latency = steps[0];
+    o->per_cycle = 0.0;
+    for (c = 0; c < NCHAINS; c++)
+        if (chains[c] / steps[c] > o->per_cycle)
+            o->per_cycle = chains[c] / steps[c];
     hwp_log("%s: latency %.3f cycles, %.3f per cycle, %.2f in flight",
             o->name, o->latency, o->per_cycle, o->latency * o->per_cycle);
 }
@@ -330,20 +339,23 @@ int main(int argc, char **argv)
     if (mhz <= 0.0)
         hwp_skip("needs cpu_mhz=MHZ from the clock probe");
     cycle_s = 1e-6 / mhz;
-    hwp_warm_up(hwkernel_run, (void *)&ops[0].kernels[0], 0.02);
-    /* A second sweep when the first saw the additions off their one a
-     * cycle: a neighbour that took the core for the whole of a sweep, or a
-     * clock still changing, is gone by the next more often than not. */
-    for (attempt = 0; attempt < 2; attempt++) {
-        sweep();
-        if (adds_one_a_cycle(cycle_s))
-            break;
-        hwp_log("additions at %.2f cycles: sweeping again",
-                add_cycles(cycle_s));
+    if (!hwp_replaying()) {
+        hwp_warm_up(hwkernel_run, (void *)&ops[0].kernels[0], 0.02);
+        /* A second sweep when the first saw the additions off their one
+         * a cycle: a neighbour that took the core for the whole of a
+         * sweep, or a clock still changing, is gone by the next more
+         * often than not. */
+        for (attempt = 0; attempt < 2; attempt++) {
+            sweep();
+            if (adds_one_a_cycle(cycle_s))
+                break;
+            hwp_log("additions at %.2f cycles: sweeping again",
+                    add_cycles(cycle_s));
+        }
+        check_valid(cycle_s);
+        hwp_log("the additions' own cycle is %.2f of the clock probe's; "
+                "%zu rounds", add_cycles(cycle_s), rounds);
     }
-    check_valid(cycle_s);
-    hwp_log("the additions' own cycle is %.2f of the clock probe's; "
-            "%zu rounds", add_cycles(cycle_s), rounds);
     for (i = 0; i < NOPS; i++)
         analyse(&ops[i], i);
     for (i = 0; i < NOPS; i++)
