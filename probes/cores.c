@@ -154,6 +154,27 @@ static void measure(struct experiment *e, int n, const int *cpus, int pinnable,
     }
 }
 
+/* A replay's slowdowns, best[k][m-1] for the points k * 1000 + m of the
+ * dump (times over one thread's: the counts need no more); returns the
+ * largest m, the CPUs the recording had. */
+static int replayed(double best[KINDS][HWCPU_MAX_CPUS])
+{
+    static double x[KINDS * HWCPU_MAX_CPUS], y[KINDS * HWCPU_MAX_CPUS];
+    size_t n = hwp_replay("", 0, x, y, KINDS * HWCPU_MAX_CPUS), i;
+    int k, m, most = 0;
+    for (i = 0; i < n; i++) {
+        k = (int)(x[i] / 1000.0);
+        m = (int)x[i] - 1000 * k;
+        if (k < 0 || k >= KINDS || m < 1 || m > HWCPU_MAX_CPUS)
+            hwp_skip("the recording has a point of no kind and count");
+        best[k][m - 1] = y[i];
+        most = m > most ? m : most;
+    }
+    if (most == 0)
+        hwp_skip("the recording has no slowdowns");
+    return most;
+}
+
 /* The keys it prints (hwp_init), each a value configure asks it for. */
 static const char *const probe_keys[] = {
     "cpus", "cores", "smt", "fp_contexts", "mem_contexts", NULL};
@@ -168,23 +189,27 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     hwp_init(argc, argv, "cores", NULL, probe_keys);
     hwp_quiet(); /* it counts CPUs by how they slow one another */
-    n = hwcpu_usable_cpus(cpus, HWCPU_MAX_CPUS, &pinnable);
-    hwp_log("%d usable CPUs (quota %.2f)", n, hwcpu_cpu_quota());
-    for (k = 0; k < KINDS; k++) {
-        e[k].kind = (enum kind)k;
-        for (m = 0; m < n; m++)
-            e[k].chase[m] = k == MEMORY ? make_chase(&seed) : NULL;
-        calibrate(&e[k], pinnable ? cpus : NULL);
-    }
-    measure(e, n, cpus, pinnable, best);
-    for (k = 0; k < KINDS; k++) {
-        for (m = 1; m <= n; m++) {
-            hwp_log("%s m=%d: %.3f ms (x%.2f)", kind_name[k], m,
-                    best[k][m - 1] * 1e3, best[k][m - 1] / best[k][0]);
-            hwp_dump(k * 1000 + m, best[k][m - 1] / best[k][0]);
+    if (hwp_replaying()) {
+        n = replayed(best);
+    } else {
+        n = hwcpu_usable_cpus(cpus, HWCPU_MAX_CPUS, &pinnable);
+        hwp_log("%d usable CPUs (quota %.2f)", n, hwcpu_cpu_quota());
+        for (k = 0; k < KINDS; k++) {
+            e[k].kind = (enum kind)k;
+            for (m = 0; m < n; m++)
+                e[k].chase[m] = k == MEMORY ? make_chase(&seed) : NULL;
+            calibrate(&e[k], pinnable ? cpus : NULL);
         }
-        contexts[k] = hwcpu_contexts(best[k], n, SLOWDOWN);
+        measure(e, n, cpus, pinnable, best);
+        for (k = 0; k < KINDS; k++)
+            for (m = 1; m <= n; m++) {
+                hwp_log("%s m=%d: %.3f ms (x%.2f)", kind_name[k], m,
+                        best[k][m - 1] * 1e3, best[k][m - 1] / best[k][0]);
+                hwp_dump(k * 1000 + m, best[k][m - 1] / best[k][0]);
+            }
     }
+    for (k = 0; k < KINDS; k++)
+        contexts[k] = hwcpu_contexts(best[k], n, SLOWDOWN);
     /* Cores cannot outnumber the contexts, and only a whole number of
      * siblings per core is an SMT we can name; otherwise say no SMT. */
     if (contexts[THROUGHPUT] > contexts[LATENCY])
