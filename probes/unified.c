@@ -156,10 +156,13 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
     }
     bytes = 2 * (size_t)(fraction[NFRACTIONS - 1] * effective / (double)page)
             * page;
-    if (hwcode_make(&code[n], bytes, line, 1, &why) != 0)
-        hwp_skip(why);
-    hwchain_paged_init(&data[n], hwmem_alloc(bytes, page, 1), bytes, page, line,
-                   *seed + 1);
+    /* A replay reads the times back (sweep_tests): nothing to run. */
+    if (!hwp_replaying()) {
+        if (hwcode_make(&code[n], bytes, line, 1, &why) != 0)
+            hwp_skip(why);
+        hwchain_paged_init(&data[n], hwmem_alloc(bytes, page, 1), bytes, page,
+                           line, *seed + 1);
+    }
     for (i = 0; i < NFRACTIONS; i++) {
         size_t pages = (size_t)(fraction[i] * effective / (double)page);
         if (pages < 1 || (made > 0 && pages == lv[made - 1].pages))
@@ -169,8 +172,10 @@ static size_t prepare(struct level *lv, const char *name, const char *key,
         lv[made].pages = pages;
         lv[made].code = &code[n];
         lv[made].data = &data[n];
-        lv[made].page_order[0] = hwchain_new_order(pages, seed);
-        lv[made].page_order[1] = hwchain_new_order(2 * pages, seed);
+        if (!hwp_replaying()) {
+            lv[made].page_order[0] = hwchain_new_order(pages, seed);
+            lv[made].page_order[1] = hwchain_new_order(2 * pages, seed);
+        }
         made++;
     }
     n++;
@@ -189,6 +194,10 @@ static int judge(const struct level *lv, size_t n, const double *best)
         data2[NFRACTIONS];
     size_t i;
     int verdict;
+    char title[64];
+    snprintf(title, sizeof title, "%s: footprint_bytes together/alone",
+             lv[0].name);
+    hwp_dump_comment(title);
     for (i = 0; i < n; i++) {
         const double *t = &best[i * HWCONTEND_U_TESTS];
         double lines_f = (double)(lv[i].pages * lines);
@@ -213,14 +222,46 @@ static int judge(const struct level *lv, size_t n, const double *best)
     return verdict;
 }
 
-/* The tests of levels[first..n), swept together: 1 unified, 0 split, -1
- * cannot tell, or UNSEEN.  Sweep then repeat: a burst of the neighbours'
- * noise lands on one trial of one test, and the minimum discards it. */
-static int sweep_tests(size_t first, size_t n, double *best)
+/* The times of sweep s of levels[first..n): dumped after a live sweep,
+ * read back in a replay.  One section a test kind, a point a footprint;
+ * no title is the start of another's. */
+static void record_sweep(size_t first, size_t n, int s, double *best)
+{
+    static const char *const kind[HWCONTEND_U_TESTS] = {
+        "inst", "data", "inst2", "data2", "both"};
+    double x[NFRACTIONS], y[NFRACTIONS];
+    char title[96];
+    size_t i;
+    int k;
+    for (k = 0; k < HWCONTEND_U_TESTS; k++) {
+        snprintf(title, sizeof title, "%s sweep %d, %s: footprint_bytes "
+                 "seconds", levels[first].name, s, kind[k]);
+        if (hwp_replaying()) {
+            if (hwp_replay(title, 0, x, y, NFRACTIONS) != n - first)
+                hwp_skip("the recording lacks a sweep's times (a dump "
+                         "older than its replay)");
+            for (i = first; i < n; i++)
+                best[i * HWCONTEND_U_TESTS + k] = y[i - first];
+        } else {
+            hwp_dump_comment(title);
+            for (i = first; i < n; i++)
+                hwp_dump((double)(levels[i].pages * page),
+                         best[i * HWCONTEND_U_TESTS + k]);
+        }
+    }
+}
+
+/* The tests of levels[first..n), swept together (sweep s, 1 or 2): 1
+ * unified, 0 split, -1 cannot tell, or UNSEEN.  Sweep then repeat: a
+ * burst of the neighbours' noise lands on one trial of one test, and the
+ * minimum discards it. */
+static int sweep_tests(size_t first, size_t n, int s, double *best)
 {
     size_t first_test = first * HWCONTEND_U_TESTS;
-    hwp_sweep(point, &first_test, (n - first) * HWCONTEND_U_TESTS,
-              &best[first_test], 3, 12);
+    if (!hwp_replaying())
+        hwp_sweep(point, &first_test, (n - first) * HWCONTEND_U_TESTS,
+                  &best[first_test], 3, 12);
+    record_sweep(first, n, s, best);
     return judge(&levels[first], n - first, &best[first_test]);
 }
 
@@ -233,7 +274,7 @@ static int test_levels(size_t first, size_t n, double *best)
             tests[ntests].lv = &levels[j];
             tests[ntests++].kind = k;
         }
-    return sweep_tests(first, n, best);
+    return sweep_tests(first, n, 1, best);
 }
 
 /* Its inputs (hwp_init): the line, the levels whose sharing with code it
@@ -335,7 +376,7 @@ int main(int argc, char **argv)
             size_t ntimes = (nlevels - first) * HWCONTEND_U_TESTS, moved;
             memcpy(first_sweep, &best[first * HWCONTEND_U_TESTS],
                    ntimes * sizeof *first_sweep);
-            if (sweep_tests(first, nlevels, best) != 0) {
+            if (sweep_tests(first, nlevels, 2, best) != 0) {
                 hwp_log("%s: not split when tested again", names[i]);
                 hwp_absent(keys[i], "split in one test, not in the next: no "
                            "verdict");
