@@ -94,9 +94,10 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
  * times) settles the curve early and fast: when a far point is 10%
  * slower, the curve did not settle on memory's own cost, a level was seen
  * but not resolved, and the far points are memory if they are flat
- * (levels.h: the page walks still grow).  Unless the curve's end, timed
- * again after them, is 10% slower too: then memory itself slowed (a
- * neighbour's load), and neither reading is its cost. */
+ * (levels.h: the page walks still grow) and under a level step
+ * (HWLEVEL_STEP) on.  Unless the curve's end, timed again after them, is
+ * 10% slower too: then memory itself slowed (a neighbour's load), and
+ * neither reading is its cost. */
 static void far_memory(const struct hwhier_curves *c,
                        struct hwhier_hierarchy *h)
 {
@@ -124,6 +125,7 @@ static void far_memory(const struct hwhier_curves *c,
                        "past the last level found served part of the "
                        "chain is not known";
     } else if (hi > HWHIER_SETTLED * h->ns[m]) {
+        double settled = h->ns[m];
         h->why_count = "a cache past the last level found still served "
                        "part of the chain where the curve settled (memory "
                        "further on is 10% slower): seen, not resolved";
@@ -132,6 +134,14 @@ static void far_memory(const struct hwhier_curves *c,
             h->memory = 0;
             h->why_mem = "memory timed two and three octaves past where "
                          "the curve settled still rises";
+        } else if (lo >= HWLEVEL_STEP * settled) {
+            /* A level step on is a level of its own: the far points may
+             * be memory behind a cache that served the settled octave,
+             * or memory with page walks or a neighbour's load added. */
+            h->memory = 0;
+            h->why_mem = "memory timed two and three octaves past where "
+                         "the curve settled is a level step slower: which "
+                         "of the two is memory's own cost is not known";
         }
     } else if (hi > HWHIER_CONFIRMED * h->ns[m]) {
         h->why_count = "memory further on is 5-10% slower than where the "
