@@ -9,7 +9,8 @@
  * (Sandoval 2.2.1).  Where it is not (a physically indexed L1 whose way
  * spans pages), which sets the lines share depends on where the OS put
  * the pages: the search is run again on other pages, and the two must
- * agree.
+ * agree.  A core's other hardware thread (a host's, under a guest) holds
+ * some ways of every set while it works: see verdict().
  */
 #include "lib/chain.h"
 #include "lib/clock.h"
@@ -78,10 +79,20 @@ static size_t settled(const double *stride, const double *n, size_t m,
 
 /* X-Ray's search, live (lib/conflict.h): from the smallest stride, where
  * n doubles from 1, until n settles.  Returns A and sets *t to the stride
- * T; 0 on failure. */
+ * T; 0 on failure.  Round k > 0 of the searches (verdict()) titles its
+ * sections "round k: ". */
 static const char search_title[] = "stride_bytes first_noncompact_n";
 static const char again_title[] = "on other pages: stride_bytes "
                                   "first_noncompact_n";
+
+static const char *round_title(char *buf, size_t size, size_t k,
+                               const char *title)
+{
+    if (k == 0)
+        return title;
+    snprintf(buf, size, "round %zu: %s", k, title);
+    return buf;
+}
 
 static size_t find_assoc(size_t *t, const char *title)
 {
@@ -126,9 +137,56 @@ static size_t find_line(size_t t, size_t a)
     return 0;
 }
 
-/* Whether the second search, on other pages, found what the first did:
- * it must, for an L1 indexed within the page. */
-static int moved;
+/* A core's other hardware thread holds some ways of every set while it
+ * works, and a search then reads its share; both searches alike, when it
+ * works through both, and a stride other than T when it comes or goes
+ * within one.  A neighbour only takes ways (noise only adds time), so the
+ * most ways any search saw is the least the L1 has: a round is trusted
+ * when its two searches agree on the stride and on that most.  Otherwise
+ * the searches run again, up to ROUNDS; then a search that changed
+ * between rounds on the same pages met a neighbour, and searches that
+ * differ by the pages alone met the pages' placement.  Pure, so a replay
+ * reaches the same answer. */
+#define ROUNDS 3
+struct round {
+    size_t a, t, a2, t2;   /* ways and stride, then on other pages */
+};
+enum { AGREED, AGAIN, MOVED, SHARED };
+
+static int verdict(const struct round *r, size_t k, int last)
+{
+    size_t i, most = 0;
+    int same = 1;
+    for (i = 0; i <= k; i++) {
+        most = r[i].a > most ? r[i].a : most;
+        most = r[i].a2 > most ? r[i].a2 : most;
+        same &= r[i].a == r[0].a && r[i].t == r[0].t &&
+                r[i].a2 == r[0].a2 && r[i].t2 == r[0].t2;
+    }
+    if (r[k].a == r[k].a2 && r[k].t == r[k].t2 && r[k].a == most)
+        return AGREED;
+    if (!last)
+        return AGAIN;
+    return same ? MOVED : SHARED;
+}
+
+/* The verdict when the probe withholds (MOVED, SHARED), and the ways its
+ * searches saw (the least and the most). */
+static int judged = AGREED;
+static size_t ways_seen[2];
+
+static void judge(const struct round *r, size_t k, int v)
+{
+    size_t i;
+    judged = v;
+    ways_seen[0] = (size_t)-1, ways_seen[1] = 0;
+    for (i = 0; i <= k; i++) {
+        size_t lo = r[i].a < r[i].a2 ? r[i].a : r[i].a2;
+        size_t hi = r[i].a < r[i].a2 ? r[i].a2 : r[i].a;
+        ways_seen[0] = lo < ways_seen[0] ? lo : ways_seen[0];
+        ways_seen[1] = hi > ways_seen[1] ? hi : ways_seen[1];
+    }
+}
 
 /* The hit latency, one pointer that points to itself (X-Ray <m0,1,1>):
  * its seconds in l_hit, and its cycles, each timing held to the core's
@@ -146,7 +204,10 @@ static void time_hit(void)
 /* The live experiments; returns A and sets *t and *line (0: not found). */
 static size_t measure(size_t *t, size_t *line)
 {
-    size_t assoc = 0, attempt, t2;
+    struct round r[ROUNDS];
+    char title[2][96];
+    size_t assoc = 0, attempt, k;
+    int v = AGREED;
     bufs[0] = buf = hwmem_alloc(BUF_BYTES, 1u << 21, 0);
     bufs[1] = hwmem_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
@@ -158,22 +219,35 @@ static size_t measure(size_t *t, size_t *line)
     hwp_dump(1.0, l_hit * 1e9);
     hwp_dump_comment("hit cycles: loads cycles_per_load");
     hwp_dump(1.0, l_cycles);
-    /* A search spoilt by a burst of noise ends in a contradiction that
-     * the check below catches; one more attempt usually clears it. */
-    for (attempt = 0; attempt < 2; attempt++) {
-        assoc = find_assoc(t, search_title);
-        if (assoc > 0 && is_compact(*t, assoc) && !is_compact(*t, assoc + 1)
-            && is_compact(*t / 2, assoc + 1))
+    for (k = 0; k < ROUNDS; k++) {
+        /* A search spoilt by a burst of noise ends in a contradiction
+         * that the check below catches; one more attempt usually clears
+         * it. */
+        for (attempt = 0; attempt < 2; attempt++) {
+            assoc = find_assoc(t, round_title(title[0], sizeof title[0], k,
+                                              search_title));
+            if (assoc > 0 && is_compact(*t, assoc) &&
+                !is_compact(*t, assoc + 1) && is_compact(*t / 2, assoc + 1))
+                break;
+            assoc = 0;
+        }
+        if (assoc == 0)
             break;
-        assoc = 0;
-    }
-    if (assoc > 0) {
+        r[k].a = assoc, r[k].t = *t;
         buf = bufs[1];
-        moved = find_assoc(&t2, again_title) != assoc || t2 != *t;
+        r[k].a2 = find_assoc(&r[k].t2, round_title(title[1], sizeof title[1],
+                                                   k, again_title));
         buf = bufs[0];
+        v = verdict(r, k, k + 1 == ROUNDS);
+        if (v != AGAIN)
+            break;
+        hwp_log("round %zu: %zu ways, on other pages %zu: again", k + 1,
+                r[k].a, r[k].a2);
     }
-    *line = assoc > 0 && !moved ? find_line(*t, assoc) : 0;
-    return moved ? 0 : assoc;
+    if (assoc > 0)
+        judge(r, k, v);
+    *line = assoc > 0 && judged == AGREED ? find_line(*t, assoc) : 0;
+    return judged == AGREED ? assoc : 0;
 }
 
 /* The same from a dump: the search's points (the last attempt's, when
@@ -182,13 +256,36 @@ static size_t measure(size_t *t, size_t *line)
 static size_t replay(size_t *t, size_t *line)
 {
     double xs[MAX_SEARCH], ns[MAX_SEARCH], y;
-    size_t m, i, assoc = 0;
-    size_t t2 = 0;
-    for (i = 0; (m = hwp_replay(search_title, i, xs, ns, MAX_SEARCH)) > 0; i++)
-        assoc = settled(xs, ns, m, t);
-    if ((m = hwp_replay(again_title, 0, xs, ns, MAX_SEARCH)) > 0)
-        moved = settled(xs, ns, m, &t2) != assoc || t2 != *t;
-    if (moved)
+    struct round r[ROUNDS];
+    char title[96];
+    size_t m, i, k, assoc = 0;
+    int v = AGAIN;
+    /* Each round's last search (a spoilt first attempt comes before it),
+     * then its search on other pages.  A round with no search on other
+     * pages found none that held; in the first round, a dump from before
+     * that search. */
+    for (k = 0; k < ROUNDS && v == AGAIN; k++) {
+        const char *st = round_title(title, sizeof title, k, search_title);
+        for (i = 0; (m = hwp_replay(st, i, xs, ns, MAX_SEARCH)) > 0; i++)
+            assoc = settled(xs, ns, m, t);
+        if (i == 0)
+            break;
+        m = hwp_replay(round_title(title, sizeof title, k, again_title), 0,
+                       xs, ns, MAX_SEARCH);
+        if (m == 0) {
+            assoc = k == 0 ? assoc : 0;
+            break;
+        }
+        r[k].a = assoc, r[k].t = *t;
+        r[k].a2 = settled(xs, ns, m, &r[k].t2);
+        /* A dump ends where its run did: its last round is the last. */
+        v = verdict(r, k, k + 1 == ROUNDS ||
+                          hwp_replay(round_title(title, sizeof title, k + 1,
+                                                 search_title),
+                                     0, xs, ns, MAX_SEARCH) == 0);
+        judge(r, k, v);
+    }
+    if (judged != AGREED)
         assoc = 0;
     *line = 0;
     m = hwp_replay("line:", 0, xs, ns, MAX_SEARCH);
@@ -217,11 +314,20 @@ int main(int argc, char **argv)
     mhz = hwp_input("cpu_mhz", 0.0);
     assoc = hwp_replaying() ? replay(&t, &line) : measure(&t, &line);
     if (assoc == 0) {
-        const char *why = moved ? "the conflicts move with the pages' "
-                                  "placement: an L1 indexed beyond the page, "
-                                  "which the test cannot read on pages the "
-                                  "OS places"
-                                : "no consistent L1 conflict behaviour found";
+        char held[192];
+        const char *why = judged == MOVED
+                              ? "the conflicts move with the pages' "
+                                "placement: an L1 indexed beyond the page, "
+                                "which the test cannot read on pages the OS "
+                                "places"
+                              : "no consistent L1 conflict behaviour found";
+        if (judged == SHARED) {
+            snprintf(held, sizeof held, "the ways a set holds changed while "
+                     "it was timed (%zu to %zu): the core's other hardware "
+                     "thread (a host's, under a guest) held some of them",
+                     ways_seen[0], ways_seen[1]);
+            why = held;
+        }
         hwp_absent("l1d_bytes", why);
         hwp_absent("l1d_assoc", why);
         hwp_absent("l1d_line_bytes", why);
