@@ -11,7 +11,8 @@
  * blocks on random pages, the pairs in random order.  A next-line
  * prefetcher still guesses some pairs at 2 * line, so the line is where the
  * rise begins, not where it is steepest; and of several readings the
- * smallest line stands (a prefetcher hides rises, it does not make them).
+ * smallest line stands (a prefetcher hides rises, it does not make them),
+ * where two readings at least show it: a neighbour's burst can make one.
  */
 #include "lib/hwprobe.h"
 #include "lib/chain.h"
@@ -22,6 +23,7 @@
 #define EXTENTS 7           /* extents 16 .. 1024 bytes: lines up to 512 */
 #define BLOCK 1024          /* the largest extent: one pair's block */
 #define READINGS 5          /* and as many again when in doubt (main) */
+#define AGREE_LEAST 2       /* readings that must show the line */
 /* Pairs per chain, for a 100 us trial: a reading's trials walk up to 6100
  * pairs of a chain at 160 ns a pair here, and a pair must not come round
  * again (its lines would then be in the cache); scaled by the trial's
@@ -295,6 +297,7 @@ int main(int argc, char **argv)
     int l2, l3, l4;
 
     hwp_init(argc, argv, "lines", probe_inputs, probe_keys);
+    hwp_quiet(); /* its pairs miss to memory, which other programs share */
     l1_line = (size_t)hwp_input("l1d_line_bytes", 8.0);
     l2 = hwp_input("l2_effective_bytes", 0.0) > 0.0;
     l3 = hwp_input("l3_effective_bytes", 0.0) > 0.0;
@@ -323,7 +326,12 @@ int main(int argc, char **argv)
     below = smallest(line, k, &agree);
     if (below == 0)
         snprintf(why, sizeof why, "no reading rises past the L1's line");
-    else if (agree < k)
+    else if (agree < AGREE_LEAST) {
+        snprintf(why, sizeof why, "only %zu of %zu readings rise after %zu B, "
+                 "the others later or not at all: too few to trust", agree,
+                 k, below);
+        below = 0;
+    } else if (agree < k)
         snprintf(why, sizeof why, "%zu of %zu readings rise after %zu B, the "
                  "others later (a prefetcher)", agree, k, below);
     else
