@@ -108,8 +108,8 @@ int main(int argc, char **argv)
     double slice;
     hwp_init(argc, argv, "sched", NULL, probe_keys);
     /* Other programs' tasks share the CPUs its pairs run on, and cut
-     * their runs: beside one busy task a run read 1858 and 4535 us where
-     * quiet ones read 3944-3957. */
+     * their runs short or let them run on: the mode is then not the
+     * slice two threads get. */
     hwp_quiet();
     n = hwcpu_usable_cpus(cpus, HWCPU_MAX_CPUS, &pinnable);
     if (2 * n > HWCPU_MAX_CPUS)
