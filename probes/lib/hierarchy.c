@@ -134,10 +134,11 @@ static void far_memory(const struct hwhier_curves *c,
             h->memory = 0;
             h->why_mem = "memory timed two and three octaves past where "
                          "the curve settled still rises";
-        } else if (lo >= HWLEVEL_STEP * settled) {
-            /* A level step on is a level of its own: the far points may
-             * be memory behind a cache that served the settled octave,
-             * or memory with page walks or a neighbour's load added. */
+        } else if (h->ns[m] >= HWLEVEL_STEP * settled) {
+            /* Memory read a level step on would be a level of its own:
+             * the far points may be memory behind a cache that served the
+             * settled octave, or memory with page walks or a neighbour's
+             * load added. */
             h->memory = 0;
             h->why_mem = "memory timed two and three octaves past where "
                          "the curve settled is a level step slower: which "
