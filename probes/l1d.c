@@ -153,39 +153,29 @@ struct round {
 };
 enum { AGREED, AGAIN, MOVED, SHARED };
 
-static int verdict(const struct round *r, size_t k, int last)
-{
-    size_t i, most = 0;
-    int same = 1;
-    for (i = 0; i <= k; i++) {
-        most = r[i].a > most ? r[i].a : most;
-        most = r[i].a2 > most ? r[i].a2 : most;
-        same &= r[i].a == r[0].a && r[i].t == r[0].t &&
-                r[i].a2 == r[0].a2 && r[i].t2 == r[0].t2;
-    }
-    if (r[k].a == r[k].a2 && r[k].t == r[k].t2 && r[k].a == most)
-        return AGREED;
-    if (!last)
-        return AGAIN;
-    return same ? MOVED : SHARED;
-}
-
-/* The verdict when the probe withholds (MOVED, SHARED), and the ways its
- * searches saw (the least and the most). */
+/* The last verdict, and the least and the most ways its rounds saw (the
+ * reason names them when it is SHARED). */
 static int judged = AGREED;
 static size_t ways_seen[2];
 
-static void judge(const struct round *r, size_t k, int v)
+static int verdict(const struct round *r, size_t k, int last)
 {
     size_t i;
-    judged = v;
+    int same = 1;
     ways_seen[0] = (size_t)-1, ways_seen[1] = 0;
     for (i = 0; i <= k; i++) {
         size_t lo = r[i].a < r[i].a2 ? r[i].a : r[i].a2;
         size_t hi = r[i].a < r[i].a2 ? r[i].a2 : r[i].a;
         ways_seen[0] = lo < ways_seen[0] ? lo : ways_seen[0];
         ways_seen[1] = hi > ways_seen[1] ? hi : ways_seen[1];
+        same &= r[i].a == r[0].a && r[i].t == r[0].t &&
+                r[i].a2 == r[0].a2 && r[i].t2 == r[0].t2;
     }
+    if (r[k].a == r[k].a2 && r[k].t == r[k].t2 && r[k].a == ways_seen[1])
+        judged = AGREED;
+    else
+        judged = !last ? AGAIN : same ? MOVED : SHARED;
+    return judged;
 }
 
 /* The hit latency, one pointer that points to itself (X-Ray <m0,1,1>):
@@ -207,7 +197,6 @@ static size_t measure(size_t *t, size_t *line)
     struct round r[ROUNDS];
     char title[2][96];
     size_t assoc = 0, attempt, k;
-    int v = AGREED;
     bufs[0] = buf = hwmem_alloc(BUF_BYTES, 1u << 21, 0);
     bufs[1] = hwmem_alloc(BUF_BYTES, 1u << 21, 0);
     off = malloc((BUF_BYTES / sizeof(void *)) * sizeof *off);
@@ -238,14 +227,11 @@ static size_t measure(size_t *t, size_t *line)
         r[k].a2 = find_assoc(&r[k].t2, round_title(title[1], sizeof title[1],
                                                    k, again_title));
         buf = bufs[0];
-        v = verdict(r, k, k + 1 == ROUNDS);
-        if (v != AGAIN)
+        if (verdict(r, k, k + 1 == ROUNDS) != AGAIN)
             break;
         hwp_log("round %zu: %zu ways, on other pages %zu: again", k + 1,
                 r[k].a, r[k].a2);
     }
-    if (assoc > 0)
-        judge(r, k, v);
     *line = assoc > 0 && judged == AGREED ? find_line(*t, assoc) : 0;
     return judged == AGREED ? assoc : 0;
 }
@@ -283,7 +269,6 @@ static size_t replay(size_t *t, size_t *line)
                           hwp_replay(round_title(title, sizeof title, k + 1,
                                                  search_title),
                                      0, xs, ns, MAX_SEARCH) == 0);
-        judge(r, k, v);
     }
     if (judged != AGREED)
         assoc = 0;
