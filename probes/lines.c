@@ -3,16 +3,15 @@
  *
  * A pair is two dependent loads within an extent of D bytes: the first
  * misses below the L1, the second hits while both lie in the line that
- * miss brought in, so the time per pair rises from D = line to 2 * line.
- * A miss fills every level on its way, so this is the line below the L1.
- * Prefetchers that learn a fixed delta would hide the rise, so nothing is
- * fixed: each pair takes a random D-aligned extent of its own 1 KiB block,
- * one load in a random word of each half, the halves in random order, the
- * blocks on random pages, the pairs in random order.  A next-line
- * prefetcher still guesses some pairs at 2 * line, so the line is where the
- * rise begins, not where it is steepest; and of several readings the
- * smallest line stands (a prefetcher hides rises, it does not make them),
- * where two readings at least show it: a neighbour's burst can make one.
+ * miss brought in, so the time per pair rises from D = line to 2 * line
+ * (a miss fills every level on its way: the line below the L1).
+ * Prefetchers that learn a fixed delta would hide the rise, so each pair
+ * takes a random D-aligned extent of its own 1 KiB block, a random word in
+ * each half, halves, blocks, pages and pairs all in random order.  A
+ * next-line prefetcher still hides some pairs, so the line is where the
+ * rise begins; of several readings the smallest line stands (a prefetcher
+ * hides rises, it does not make them), where two readings show it (a
+ * neighbour's burst can make one).
  */
 #include "lib/hwprobe.h"
 #include "lib/chain.h"
