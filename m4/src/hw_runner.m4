@@ -249,8 +249,9 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_probe],
     [AS_ECHO(["$as_me: $[1] was linked ahead"]) >&AS_MESSAGE_LOG_FD
      hw_ahead=yes
      return 0])
-  AS_CASE([$hw_inject_flags:$hw_probe_flags],
-    [:|:-pthread|:-lpthread],
+  # An object compiled ahead serves unless its main was renamed (hw_one).
+  AS_CASE([$hw_one:$hw_inject_flags:$hw_probe_flags],
+    [no::|no::-pthread|no::-lpthread],
       [test -f $hw_probe_dir/$[1].$ac_objext && hw_src=$hw_probe_dir/$[1].$ac_objext])
   hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags $[1]` $hw_inject_flags $hw_probe_flags -o $hw_probe_dir/$[1]$ac_exeext $hw_src $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
@@ -321,6 +322,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   done
   mv $hw_probe_dir/unit-timed.c $hw_probe_dir/unit-setup.c $hw_probe_dir/lib/
   hw_srcs="$hw_probe_dir/lib/unit-setup.c $hw_probe_dir/lib/unit-timed.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
+  # Natively the probes are linked ahead as one program (hw_fn_link_one),
+  # so each is compiled with its main renamed.  Through a runner each
+  # stays a program of its own: a runner may copy a program to a board
+  # under another name, and the one program finds a probe by its name.
+  hw_one=no
+  test -n "$hw_run" || hw_one=yes
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
   # A lane's step starts where its last one ended (hw_now).
   for hw_lane in 1 2; do
@@ -329,6 +336,9 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
        mkdir "${hw_src%.c}.claim" 2>/dev/null || continue
        hw_t=$hw_now
        hw_extra=`hw_fn_opt_flags ${hw_src##*/}`
+       AS_CASE([$hw_one:$hw_src], [yes:*/lib/*], [],
+         [yes:*], [hw_p=${hw_src##*/}
+                   hw_extra="$hw_extra -Dmain=hwp_main_${hw_p%.c}"])
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_extra -c -o ${hw_src%.c}.$ac_objext $hw_src"
        # The register probe by way of its assembly, which lib/spills.awk
        # reads for the spills its timings must see (PROBE.code: inputs).
@@ -347,6 +357,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     [: >$hw_probe_dir/lib.failed
      hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
      return 1])
+  AS_IF([test $hw_one = yes],
+    [hw_fn_link_one
+     : >$hw_probe_dir/lib.ok
+     return 0])
   # Every probe linked ahead too, in the same two lanes, a threaded one
   # with the thread flag; one whose own flags change what is compiled is
   # built again at its turn.
@@ -376,6 +390,61 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   done
   wait
   : >$hw_probe_dir/lib.ok])
+AS_REQUIRE_SHELL_FN([hw_fn_link_one],
+  [AS_FUNCTION_DESCRIBE([hw_fn_link_one], [],
+    [Link every probe compiled ahead into one program that runs the probe
+     it is named after, and give it each probe's name.])],
+[# A probe's link costs the linker's start, not its work: one link for
+  # all costs about what one for each probe did.  The program takes the
+  # thread flag if any probe does; a probe linked with it that needs none
+  # runs the same code.  Each name is a hard link (a copy where there are
+  # none), so each probe's name and path stay what they were.  If the one
+  # link fails, each probe is built from its source at its turn.
+  hw_fn_now
+  hw_t=$hw_now
+  hw_names= hw_objs= hw_link_all=
+  for hw_obj in $hw_probe_dir/*.$ac_objext; do
+    hw_p=${hw_obj%.$ac_objext}
+    hw_names="$hw_names ${hw_p##*/}" hw_objs="$hw_objs $hw_obj"
+    hw_fn_link_flags ${hw_p##*/}
+    test -z "$hw_link" || hw_link_all=$hw_link
+  done
+  {
+    echo '/* The probes as one program (configure: hw_fn_link_one). */'
+    echo '@%:@include <string.h>'
+    for hw_p in $hw_names; do
+      echo "int hwp_main_$hw_p(int, char **);"
+    done
+    echo 'int main(int argc, char **argv)'
+    echo '{'
+    echo '    const char *name = argc > 0 ? argv[[0]] : "", *slash;'
+    echo '    size_t len;'
+    echo "    if ((slash = strrchr(name, '/')) != NULL)"
+    echo '        name = slash + 1;'
+    echo '    len = strcspn(name, ".");'
+    for hw_p in $hw_names; do
+      echo "    if (len == ${#hw_p} && !strncmp(name, \"$hw_p\", len)) return hwp_main_$hw_p(argc, argv);"
+    done
+    echo '    return 127;'
+    echo '}'
+  } >$hw_probe_dir/lib/probes.c
+  hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_light_flags $hw_link_all -o $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/lib/probes.c$hw_objs $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
+  AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
+  AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1],
+    [for hw_p in $hw_names; do
+       rm -f $hw_probe_dir/$hw_p$ac_exeext
+       ln $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext 2>/dev/null ||
+         cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext
+       # Asked its inputs here, as in the lanes (hw_fn_probe_inputs).
+       hw_ask=yes
+       test -z "${HWPARAMS_PROBES+set}" ||
+         AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_p "*], [], [hw_ask=no])
+       test $hw_ask = no ||
+         $hw_probe_dir/$hw_p$ac_exeext -i >$hw_probe_dir/$hw_p.inputs 2>&AS_MESSAGE_LOG_FD ||
+         rm -f $hw_probe_dir/$hw_p.inputs
+     done],
+    [AS_ECHO(["$as_me: the probes as one program failed to link; each is built at its turn"]) >&AS_MESSAGE_LOG_FD])
+  hw_fn_log_time link probes $hw_t])
 AS_REQUIRE_SHELL_FN([hw_fn_exec],
   [AS_FUNCTION_DESCRIBE([hw_fn_exec], [SECONDS COMMAND...],
     [Run COMMAND; kill it after SECONDS.  Exit status 124 means killed.])],
