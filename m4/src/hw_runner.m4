@@ -411,6 +411,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_link_one],
   done
   {
     echo '/* The probes as one program (configure: hw_fn_link_one). */'
+    echo '@%:@include <stdio.h>'
     echo '@%:@include <string.h>'
     for hw_p in $hw_names; do
       echo "int hwp_main_$hw_p(int, char **);"
@@ -425,6 +426,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_link_one],
     for hw_p in $hw_names; do
       echo "    if (len == ${#hw_p} && !strncmp(name, \"$hw_p\", len)) return hwp_main_$hw_p(argc, argv);"
     done
+    # printf, not echo: some shells' echo would turn the \n into a line.
+    printf '%s\n' '    fprintf(stderr, "%s: not the name of a probe\n", name);'
     echo '    return 127;'
     echo '}'
   } >$hw_probe_dir/lib/probes.c
