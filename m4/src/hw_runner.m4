@@ -361,9 +361,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
     [hw_fn_link_one
      : >$hw_probe_dir/lib.ok
      return 0])
-  # Every probe linked ahead too, in the same two lanes, a threaded one
-  # with the thread flag; one whose own flags change what is compiled is
-  # built again at its turn.
+  # Through a runner, every probe linked ahead on its own, in the same two
+  # lanes, a threaded one with the thread flag; one whose own flags change
+  # what is compiled is built again at its turn.  Each is asked its inputs
+  # at its turn (hw_fn_probe_inputs), through the runner.
   for hw_lane in 1 2; do
     (hw_fn_now
      for hw_obj in $hw_probe_dir/*.$ac_objext; do
@@ -373,19 +374,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
        hw_fn_link_flags ${hw_p##*/}
        hw_cmd="$CC $CPPFLAGS $hw_probe_cflags `hw_fn_opt_flags ${hw_p##*/}` $hw_link -o $hw_p$ac_exeext $hw_obj $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
        AS_ECHO(["$as_me: $hw_cmd"]) >>$hw_p.log
-       # A probe that may run (HWPARAMS_PROBES) is asked its inputs here
-       # too (hw_fn_probe_inputs), natively: through a runner, where a
-       # command may start an emulator or reach a board, at its turn.
-       hw_name=${hw_p##*/} hw_ask=yes
-       test -z "$hw_run" || hw_ask=no
-       test -z "${HWPARAMS_PROBES+set}" ||
-         AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_name "*], [], [hw_ask=no])
-       AS_IF([eval "$hw_cmd" >>$hw_p.log 2>&1],
-         [test $hw_ask = no ||
-            $hw_p$ac_exeext -i >$hw_p.inputs 2>>$hw_p.log ||
-            rm -f $hw_p.inputs],
-         [rm -f "$hw_p$ac_exeext"])
-       hw_fn_log_time link $hw_name $hw_t
+       eval "$hw_cmd" >>$hw_p.log 2>&1 || rm -f "$hw_p$ac_exeext"
+       hw_fn_log_time link ${hw_p##*/} $hw_t
      done) &
   done
   wait
@@ -431,14 +421,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_link_one],
     echo '    return 127;'
     echo '}'
   } >$hw_probe_dir/lib/probes.c
-  hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_light_flags $hw_link_all -o $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/lib/probes.c$hw_objs $hw_probe_dir/lib/*.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
+  hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_light_flags $hw_link_all -o $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/lib/probes.c$hw_objs $hw_probe_dir/lib/unit-timed.$ac_objext $hw_probe_dir/lib/unit-setup.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1],
     [for hw_p in $hw_names; do
        rm -f $hw_probe_dir/$hw_p$ac_exeext
        ln $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext 2>/dev/null ||
          cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext
-       # Asked its inputs here, as in the lanes (hw_fn_probe_inputs).
+       # Asked its inputs here, natively (hw_fn_probe_inputs).
        hw_ask=yes
        test -z "${HWPARAMS_PROBES+set}" ||
          AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_p "*], [], [hw_ask=no])
