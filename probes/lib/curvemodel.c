@@ -1,0 +1,412 @@
+/* curvemodel.c - one model of a latency curve, fitted (see curvemodel.h). */
+#include "curvemodel.h"
+#include "analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+#define LEVELS (HWMODEL_MAX_CACHES + 1)
+/* Where an edge may lie: this many places an octave, on the curve's own
+ * span (an edge needs a point past it). */
+#define PER_OCTAVE 8.0
+/* The steepness a level's share may have, 1 / (1 + (x/c)^q): soft as a
+ * physically indexed cache whose page colours overflow some sets early
+ * or one replacing at random, steep as a cycle under LRU. */
+static const double shapes[] = { 1.5, 3.0, 6.0, 12.0, 48.0 };
+#define SHAPES (sizeof shapes / sizeof shapes[0])
+
+/* The points as the fit reads them: the median reading and its weight. */
+struct points {
+    size_t n;
+    double x[HWMODEL_MAX_POINTS], y[HWMODEL_MAX_POINTS],
+        w[HWMODEL_MAX_POINTS];
+};
+
+struct config {
+    size_t k;                     /* caches */
+    double c[HWMODEL_MAX_CACHES], p[HWMODEL_MAX_CACHES];
+    double t[LEVELS], var[LEVELS];
+    double chi2;
+};
+
+static double share(double x, double c, double q)
+{
+    return 1.0 / (1.0 + pow(x / c, q));
+}
+
+/* The footprint a level of midpoint c and steepness q still holds
+ * HWMODEL_HELD of: its effective size. */
+static double held(double c, double q)
+{
+    return c * pow(1.0 / HWMODEL_HELD - 1.0, 1.0 / q);
+}
+
+/* The share of the chain each level serves at x: a[0..k]. */
+static void served(const struct config *g, double x, double *a)
+{
+    double below = 0.0;
+    size_t j;
+    for (j = 0; j < g->k; j++) {
+        double s = share(x, g->c[j], g->p[j]);
+        if (s < below)
+            s = below;
+        a[j] = s - below;
+        below = s;
+    }
+    a[g->k] = 1.0 - below;
+}
+
+/* Solve the m x m system in place (Gauss-Jordan, partial pivoting), the
+ * inverse into inv; 0 when singular. */
+static int solve(double n[LEVELS][LEVELS], double *b, size_t m,
+                 double inv[LEVELS][LEVELS])
+{
+    double a[LEVELS][2 * LEVELS];
+    size_t i, j, r;
+    for (i = 0; i < m; i++)
+        for (j = 0; j < 2 * m; j++)
+            a[i][j] = j < m ? n[i][j] : (j - m == i ? 1.0 : 0.0);
+    for (i = 0; i < m; i++) {
+        size_t best = i;
+        for (r = i + 1; r < m; r++)
+            if (fabs(a[r][i]) > fabs(a[best][i]))
+                best = r;
+        if (!(fabs(a[best][i]) > 1e-12 * (fabs(a[i][i]) + 1e-300)) ||
+            a[best][i] == 0.0)
+            return 0;
+        if (best != i) {
+            for (j = 0; j < 2 * m; j++) {
+                double t = a[i][j];
+                a[i][j] = a[best][j];
+                a[best][j] = t;
+            }
+            {
+                double t = b[i];
+                b[i] = b[best];
+                b[best] = t;
+            }
+        }
+        for (r = 0; r < m; r++) {
+            double f;
+            if (r == i)
+                continue;
+            f = a[r][i] / a[i][i];
+            for (j = 0; j < 2 * m; j++)
+                a[r][j] -= f * a[i][j];
+            b[r] -= f * b[i];
+        }
+    }
+    for (i = 0; i < m; i++) {
+        b[i] /= a[i][i];
+        for (j = 0; j < m; j++)
+            inv[i][j] = a[i][m + j] / a[i][i];
+    }
+    return 1;
+}
+
+/* The latencies for g's edges by weighted least squares on relative
+ * residuals, and the misfit; HUGE_VAL when the levels do not rise by
+ * HWMODEL_STEP each or a level serves no point's majority. */
+static double fit_latencies(const struct points *pt, struct config *g)
+{
+    double n[LEVELS][LEVELS] = { { 0 } }, b[LEVELS] = { 0 },
+        inv[LEVELS][LEVELS], a[LEVELS], most[LEVELS] = { 0 };
+    size_t m = g->k + 1, i, j, l;
+    double chi2 = 0.0;
+    for (i = 0; i < pt->n; i++) {
+        double u = pt->w[i] / (pt->y[i] * pt->y[i]);
+        served(g, pt->x[i], a);
+        for (j = 0; j < m; j++) {
+            if (a[j] > most[j])
+                most[j] = a[j];
+            b[j] += u * pt->y[i] * a[j];
+            for (l = 0; l < m; l++)
+                n[j][l] += u * a[j] * a[l];
+        }
+    }
+    /* A cache level must serve most of the chain somewhere on the curve:
+     * a level no footprint shows is not measured. */
+    for (j = 0; j + 1 < m; j++)
+        if (most[j] < 0.5)
+            return g->chi2 = HUGE_VAL;
+    if (!solve(n, b, m, inv))
+        return g->chi2 = HUGE_VAL;
+    for (j = 0; j < m; j++) {
+        g->t[j] = b[j];
+        g->var[j] = inv[j][j];
+    }
+    if (!(g->t[0] > 0.0))
+        return g->chi2 = HUGE_VAL;
+    for (j = 1; j < m; j++)
+        if (!(g->t[j] >= HWMODEL_STEP * g->t[j - 1]))
+            return g->chi2 = HUGE_VAL;
+    for (i = 0; i < pt->n; i++) {
+        double cost = 0.0, r;
+        served(g, pt->x[i], a);
+        for (j = 0; j < m; j++)
+            cost += a[j] * g->t[j];
+        r = (pt->y[i] - cost) / pt->y[i];
+        chi2 += pt->w[i] * r * r;
+    }
+    return g->chi2 = chi2;
+}
+
+/* The best place and shape for edge j of g, between its neighbours (and
+ * within lo..hi), the others fixed; g keeps the best.  `step` is the
+ * grid's factor. */
+static void best_edge(const struct points *pt, struct config *g, size_t j,
+                      double lo, double hi, double step)
+{
+    struct config best = *g, t = *g;
+    double c, from = j > 0 ? g->c[j - 1] : lo,
+              to = j + 1 < g->k ? g->c[j + 1] : hi;
+    size_t s;
+    for (c = lo; c <= hi * 1.0001; c *= step) {
+        if (c <= from * 1.0001 || c >= to / 1.0001)
+            continue;
+        for (s = 0; s < SHAPES; s++) {
+            t.c[j] = c;
+            t.p[j] = shapes[s];
+            if (fit_latencies(pt, &t) < best.chi2)
+                best = t;
+        }
+    }
+    *g = best;
+}
+
+/* The best fit with one cache more than g (g->k < HWMODEL_MAX_CACHES):
+ * the new edge tried everywhere, then every edge moved in turn until
+ * none moves. */
+static void one_more(const struct points *pt, const struct config *g,
+                     double lo, double hi, double step, struct config *out)
+{
+    struct config best, t;
+    size_t at, j, round;
+    double c;
+    best.chi2 = HUGE_VAL;
+    best.k = 0;
+    for (at = 0; at <= g->k; at++) {
+        double from = at > 0 ? g->c[at - 1] : 0.0,
+               to = at < g->k ? g->c[at] : HUGE_VAL;
+        for (c = lo; c <= hi * 1.0001; c *= step) {
+            size_t s;
+            if (c <= from * 1.0001 || c >= to / 1.0001)
+                continue;
+            t.k = g->k + 1;
+            for (j = 0; j < t.k; j++) {
+                size_t from_j = j < at ? j : j - 1;
+                if (j == at)
+                    continue;
+                t.c[j] = g->c[from_j];
+                t.p[j] = g->p[from_j];
+            }
+            for (s = 0; s < SHAPES; s++) {
+                t.c[at] = c;
+                t.p[at] = shapes[s];
+                if (fit_latencies(pt, &t) < best.chi2)
+                    best = t;
+            }
+        }
+    }
+    for (round = 0; round < 8 && best.chi2 < HUGE_VAL; round++) {
+        double before = best.chi2;
+        for (j = 0; j < best.k; j++)
+            best_edge(pt, &best, j, lo, hi, step);
+        if (!(best.chi2 < before * (1.0 - 1e-9)))
+            break;
+    }
+    *out = best;
+}
+
+/* The points: each footprint's median reading, weighted by its noise. */
+static void points_of(const struct hwmodel_curve *c, struct points *pt,
+                      double *noise)
+{
+    double spread[HWMODEL_MAX_POINTS], sd[HWMODEL_MAX_POINTS],
+        v[HWMODEL_MAX_READINGS], d[HWMODEL_MAX_READINGS];
+    size_t i, r, known = 0, m[HWMODEL_MAX_POINTS];
+    pt->n = 0;
+    for (i = 0; i < c->n && pt->n < HWMODEL_MAX_POINTS; i++) {
+        size_t k = 0;
+        for (r = 0; r < c->m[i] && r < HWMODEL_MAX_READINGS; r++)
+            if (c->y[i][r] > 0.0)
+                v[k++] = log(c->y[i][r]);
+        if (k == 0)
+            continue;
+        pt->x[pt->n] = c->x[i];
+        pt->y[pt->n] = exp(hwcurve_median(v, k));
+        m[pt->n] = k;
+        sd[pt->n] = -1.0;
+        /* Three readings or more give a spread of their own: 1.4826
+         * times the median absolute deviation of their logarithms. */
+        if (k >= 3) {
+            double mid = hwcurve_median(v, k);
+            for (r = 0; r < k; r++)
+                d[r] = fabs(v[r] - mid);
+            sd[pt->n] = 1.4826 * hwcurve_median(d, k);
+            spread[known++] = sd[pt->n];
+        }
+        pt->n++;
+    }
+    *noise = known > 0 ? hwcurve_median(spread, known) : HWMODEL_FLOOR;
+    for (i = 0; i < pt->n; i++) {
+        double s = sd[i] >= 0.0 ? sd[i] : *noise;
+        /* The median of k readings: its error is about 1.25 / sqrt(k)
+         * of one reading's. */
+        double var = s * s * 1.5708 / (double)m[i]
+                     + HWMODEL_FLOOR * HWMODEL_FLOOR;
+        pt->w[i] = 1.0 / var;
+    }
+}
+
+/* The interval of edge j: the places whose best fit (its shape free, the
+ * other edges fixed) is within `allow` of the best. */
+static void edge_interval(const struct points *pt, const struct config *g,
+                          size_t j, double lo, double hi, double allow,
+                          double *from, double *to)
+{
+    double step = pow(2.0, 1.0 / (2.0 * PER_OCTAVE)), c, left = 0.0,
+           right = 0.0;
+    double limit_lo = j > 0 ? g->c[j - 1] : lo,
+           limit_hi = j + 1 < g->k ? g->c[j + 1] : hi;
+    struct config t = *g;
+    size_t s;
+    int going;
+    *from = *to = held(g->c[j], g->p[j]);
+    for (going = 0; going < 2; going++) {
+        double edge = held(g->c[j], g->p[j]);
+        for (c = g->c[j];; ) {
+            double best = HUGE_VAL;
+            c = going ? c * step : c / step;
+            double eff = 0.0;
+            if (c <= limit_lo * 1.0001 || c >= limit_hi / 1.0001) {
+                /* Open to the neighbour or the curve's end. */
+                edge = going ? held(limit_hi, shapes[SHAPES - 1])
+                             : held(limit_lo, shapes[0]);
+                break;
+            }
+            for (s = 0; s < SHAPES; s++) {
+                t.c[j] = c;
+                t.p[j] = shapes[s];
+                if (fit_latencies(pt, &t) < best) {
+                    best = t.chi2;
+                    eff = held(c, shapes[s]);
+                }
+            }
+            if (best > g->chi2 + allow)
+                break;
+            if (going ? eff > edge : eff < edge)
+                edge = eff;
+        }
+        if (going)
+            right = edge;
+        else
+            left = edge;
+    }
+    *from = left;
+    *to = right;
+}
+
+double hwmodel_cost(const struct hwmodel_fit *f, double x)
+{
+    struct config g;
+    double a[LEVELS], cost = 0.0;
+    size_t j;
+    g.k = f->caches;
+    for (j = 0; j < g.k; j++) {
+        g.c[j] = f->mid[j];
+        g.p[j] = f->shape[j];
+    }
+    served(&g, x, a);
+    for (j = 0; j <= g.k; j++)
+        cost += a[j] * f->ns[j];
+    return cost;
+}
+
+int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
+                struct hwmodel_fit *f)
+{
+    static struct points pt;
+    struct config fits[LEVELS], zero;
+    double lo, hi, step = pow(2.0, 1.0 / PER_OCTAVE), scale[LEVELS],
+        a[LEVELS];
+    size_t k, chosen, j;
+    memset(f, 0, sizeof *f);
+    points_of(c, &pt, &f->noise);
+    if (pt.n < 6)
+        return -1;
+    if (most > HWMODEL_MAX_CACHES)
+        most = HWMODEL_MAX_CACHES;
+    /* An edge from the second footprint to the one before the last. */
+    lo = pt.x[1];
+    hi = pt.x[pt.n - 2];
+    zero.k = 0;
+    fit_latencies(&pt, &zero);
+    fits[0] = zero;
+    f->chi2[0] = zero.chi2;
+    for (k = 1; k <= most; k++) {
+        if (fits[k - 1].chi2 == HUGE_VAL && k > 1) {
+            fits[k].chi2 = HUGE_VAL;
+            fits[k].k = k;
+        } else
+            one_more(&pt, &fits[k - 1], lo, hi, step, &fits[k]);
+        f->chi2[k] = fits[k].chi2;
+    }
+    for (k = 0; k <= most; k++) {
+        double dof = (double)pt.n - (double)(3 * k + 1);
+        scale[k] = dof > 0.0 && fits[k].chi2 < HUGE_VAL
+                       ? fits[k].chi2 / dof : HUGE_VAL;
+        if (scale[k] < 1.0)
+            scale[k] = 1.0;
+    }
+    /* The count: levels are added while each explains HWMODEL_EXPLAINS
+     * times the noise the larger fit leaves. */
+    chosen = 0;
+    for (k = 1; k <= most; k++) {
+        double gain = fits[k].chi2 < HUGE_VAL
+                          ? (fits[k - 1].chi2 - fits[k].chi2) / scale[k]
+                          : 0.0;
+        if (fits[k - 1].chi2 == HUGE_VAL && fits[k].chi2 < HUGE_VAL)
+            gain = HUGE_VAL;
+        if (gain < HWMODEL_EXPLAINS) {
+            f->gain_next = gain > 0.0 ? gain : 0.0;
+            break;
+        }
+        chosen = k;
+    }
+    if (k > most)
+        f->gain_next = 0.0;
+    if (chosen == 0)
+        return -1;
+    f->count_known = f->gain_next < HWMODEL_UNSURE;
+    f->caches = chosen;
+    f->scale = scale[chosen];
+    for (j = 0; j < chosen; j++) {
+        f->size[j] = held(fits[chosen].c[j], fits[chosen].p[j]);
+        f->mid[j] = fits[chosen].c[j];
+        f->shape[j] = fits[chosen].p[j];
+        edge_interval(&pt, &fits[chosen], j, lo, hi,
+                      HWMODEL_INTERVAL * f->scale, &f->size_lo[j],
+                      &f->size_hi[j]);
+    }
+    for (j = 0; j <= chosen; j++) {
+        double e = 2.0 * sqrt(fits[chosen].var[j] * f->scale);
+        f->ns[j] = fits[chosen].t[j];
+        f->ns_lo[j] = f->ns[j] - e;
+        f->ns_hi[j] = f->ns[j] + e;
+    }
+    f->first_moved = chosen;
+    f->next_last_ns = f->ns[chosen];
+    if (chosen < most && fits[chosen + 1].chi2 < HUGE_VAL) {
+        for (j = 0; j < chosen; j++) {
+            double e = held(fits[chosen + 1].c[j], fits[chosen + 1].p[j]);
+            if (e < f->size_lo[j] / 1.0001 || e > f->size_hi[j] * 1.0001)
+                break;
+        }
+        f->first_moved = j;
+        f->next_last_ns = fits[chosen + 1].t[chosen + 1];
+    }
+    served(&fits[chosen], pt.x[pt.n - 1], a);
+    f->last_share = a[chosen];
+    return 0;
+}

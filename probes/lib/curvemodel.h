@@ -1,0 +1,107 @@
+/* curvemodel.h - one model of a latency curve, fitted: the caches probe's
+ * analysis (docs/analysis.md states it).
+ *
+ * A chain over a footprint x is served by the levels in turn: level k
+ * holds a share s_k(x) = 1 / (1 + (x/c_k)^q_k) of it, half at c_k, its
+ * steepness q_k soft (page colours that overflow some sets early, random
+ * replacement that keeps a share falling as 1/x) or steep (a cycle
+ * under LRU), and a load costs the latency of the nearest level that
+ * holds it:
+ *
+ *     L(x) = sum_k (s_k(x) - s_{k-1}(x)) t[k],  s_0 = 0, s_{K+1} = 1,
+ *
+ * t[K] (the last) being memory's, or a level the curve never left.  For
+ * given edges the model is linear in the latencies, which least squares
+ * gives with their covariance; the edges and shapes are searched.
+ *
+ * The noise is the readings' own: at each footprint the spread of its
+ * readings (page placements, repeats), a footprint read once taking the
+ * curve's typical spread, never less than the model's own error
+ * (HWMODEL_FLOOR).  The count of levels is the fewest that explain the
+ * curve: a level more must lower the misfit by HWMODEL_EXPLAINS times
+ * the noise left.  Every value has an interval (edges: the sizes a fit
+ * no worse by HWMODEL_INTERVAL noise variances allows; latencies: two
+ * standard errors), and the caller writes a value only where its interval
+ * is within the tolerance docs/values.md states.  Pure: arrays in,
+ * numbers out.  Tested in tests/test-curvemodel.c.
+ */
+#ifndef HWPROBE_CURVEMODEL_H
+#define HWPROBE_CURVEMODEL_H
+
+#include <stddef.h>
+
+#define HWMODEL_MAX_POINTS 160
+#define HWMODEL_MAX_READINGS 12
+/* Caches the model fits at most; the last level is memory's. */
+#define HWMODEL_MAX_CACHES 4
+/* The model's own error, relative: the shares it assumes (random, LRU,
+ * a power between) are ideals, and page colours and a prefetcher move a
+ * real curve around them by a few percent. */
+#define HWMODEL_FLOOR 0.03
+/* A level more is kept when it lowers the misfit (chi-square) by at
+ * least this many noise variances (the misfit per point of the larger
+ * fit, when more than the noise): for its three parameters Fisher's F of
+ * about 5, which chance reaches once in a few hundred curves, while one
+ * footprint pushed off by its own noise moves the misfit by a few. */
+#define HWMODEL_EXPLAINS 16.0
+/* Under this, a level more is ruled out; between the two the count is
+ * not known. */
+#define HWMODEL_UNSURE 9.0
+/* An edge's interval: the sizes whose best fit is no worse than the best
+ * by this many noise variances (about two standard errors). */
+#define HWMODEL_INTERVAL 4.0
+/* Adjacent levels differ by this factor of latency at least: on every
+ * machine we know by 2x or more, while the steps inside a level (second
+ * level TLB hits, page colours, a neighbour's share) stay under it. */
+#define HWMODEL_STEP 1.6
+/* A level's effective size: the footprint it still holds this share of,
+ * where a quarter of the way (on a log scale) from its latency to the
+ * next level's is passed for a step of 4x. */
+#define HWMODEL_HELD 0.85
+
+/* The points: x ascending (bytes), for each the readings y[i][0..m[i]-1]
+ * (ns, the TLB's share out). */
+struct hwmodel_curve {
+    size_t n;
+    double x[HWMODEL_MAX_POINTS];
+    double y[HWMODEL_MAX_POINTS][HWMODEL_MAX_READINGS];
+    size_t m[HWMODEL_MAX_POINTS];
+};
+
+struct hwmodel_fit {
+    size_t caches;                 /* K: levels before the last */
+    double size[HWMODEL_MAX_CACHES], size_lo[HWMODEL_MAX_CACHES],
+        size_hi[HWMODEL_MAX_CACHES];
+    double mid[HWMODEL_MAX_CACHES];          /* c */
+    double shape[HWMODEL_MAX_CACHES];        /* q */
+    double ns[HWMODEL_MAX_CACHES + 1], ns_lo[HWMODEL_MAX_CACHES + 1],
+        ns_hi[HWMODEL_MAX_CACHES + 1];
+    /* The last level's share of the chain at the last footprint: how far
+     * the curve went into it. */
+    double last_share;
+    double chi2[HWMODEL_MAX_CACHES + 1];     /* best misfit with k caches */
+    double noise;                  /* the typical reading's spread */
+    double scale;                  /* misfit per point of the chosen fit,
+                                      at least 1: the intervals' scale */
+    /* The count is decided: the level before it explained more than
+     * HWMODEL_EXPLAINS, the next less than HWMODEL_UNSURE. */
+    int count_known;
+    double gain_next;              /* the next level's gain, in noise
+                                      variances (0: none fitted) */
+    /* The fit with a level more: its first edge outside this fit's
+     * interval for it (caches when all agree and it adds one past them),
+     * and its last level's latency. */
+    size_t first_moved;
+    double next_last_ns;
+};
+
+/* Fit the model to c with 1 to `most` caches (at most
+ * HWMODEL_MAX_CACHES) and choose the count.  Returns 0 on success, -1
+ * when the curve is too short (fewer than 6 points) or no fit rises. */
+int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
+                struct hwmodel_fit *f);
+
+/* The model's cost at footprint x for a fit (the caller's own checks). */
+double hwmodel_cost(const struct hwmodel_fit *f, double x);
+
+#endif

@@ -1,0 +1,104 @@
+/* test-curvemodel.c - the model of the curve (curvemodel.h) on synthetic
+ * machines swept as the caches probe sweeps them: five placements a
+ * footprint with a wobble of their own, the model's mixture of levels
+ * with soft and steep edges, a thin level between two (a guest's slice
+ * of an L3), and a curve that shows one level fewer than a fit with one
+ * more would like.  Deterministic. */
+#include "../probes/lib/curvemodel.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* Levels ending at mid[] (half the chain lost there) with steepness q[],
+ * latencies t[] (k caches, then memory); noise: each reading's
+ * deterministic +-noise relative wobble. */
+static void synth(struct hwmodel_curve *c, const double *mid, const double *q,
+                  const double *t, size_t k, double noise, double until)
+{
+    uint64_t s = 99991;
+    double f;
+    size_t r, j;
+    c->n = 0;
+    for (f = 4096; f <= until && c->n < HWMODEL_MAX_POINTS; f *= 1.1892071) {
+        double below = 0.0, cost = 0.0;
+        for (j = 0; j < k; j++) {
+            double share = 1.0 / (1.0 + pow(f / mid[j], q[j]));
+            if (share < below)
+                share = below;
+            cost += (share - below) * t[j];
+            below = share;
+        }
+        cost += (1.0 - below) * t[k];
+        c->x[c->n] = f;
+        c->m[c->n] = 5;
+        for (r = 0; r < 5; r++) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            c->y[c->n][r] = cost * (1.0 + noise * ((double)(s % 1000) / 500.0
+                                                   - 1.0));
+        }
+        c->n++;
+    }
+}
+
+static int within(double v, double lo, double hi)
+{
+    return v >= lo && v <= hi;
+}
+
+int main(void)
+{
+    static struct hwmodel_curve c;
+    struct hwmodel_fit f;
+    {
+        /* A server core: 48 KiB, 2 MiB, 32 MiB share, memory. */
+        const double mid[] = { 50e3, 2.2e6, 30e6 }, q[] = { 12, 6, 3 },
+                     t[] = { 1.2, 4.5, 18, 110 };
+        synth(&c, mid, q, t, 3, 0.02, 512e6);
+        check(hwmodel_fit(&c, 4, &f) == 0, "three caches: a fit");
+        checkf(f.caches == 3 && f.count_known, "three caches: %zu, known %d",
+               f.caches, f.count_known);
+        checkf(within(f.ns[1], 4.0, 5.0) && within(f.ns[2], 16, 20)
+                   && within(f.ns[3], 100, 120),
+               "three caches: latencies %.2f %.2f %.1f", f.ns[1], f.ns[2],
+               f.ns[3]);
+        checkf(f.size_lo[1] <= f.size[1] && f.size[1] <= f.size_hi[1]
+                   && within(f.size[1], 1.0e6, 2.2e6),
+               "three caches: the L2 %.0f in %.0f-%.0f", f.size[1],
+               f.size_lo[1], f.size_hi[1]);
+        checkf(f.ns_lo[3] < 110 && f.ns_hi[3] > 110,
+               "three caches: memory's interval %.1f-%.1f holds it",
+               f.ns_lo[3], f.ns_hi[3]);
+    }
+    {
+        /* A guest: a thin L3 slice of half an octave past a 1 MiB L2. */
+        const double mid[] = { 30e3, 1.0e6, 1.6e6 }, q[] = { 12, 6, 12 },
+                     t[] = { 1.35, 4.6, 20, 112 };
+        synth(&c, mid, q, t, 3, 0.02, 16e6);
+        check(hwmodel_fit(&c, 4, &f) == 0, "a thin slice: a fit");
+        checkf(f.caches == 3, "a thin slice: %zu caches", f.caches);
+        /* Half an octave at 2% noise: the model need not read it, but
+         * what it reads is in its interval or too wide to write. */
+        checkf(f.caches < 3 || f.ns_hi[2] > 1.22 * f.ns_lo[2]
+                   || within(20, f.ns_lo[2], f.ns_hi[2]),
+               "a thin slice: its latency %.2f (%.2f-%.2f) holds 20 or is "
+               "withheld", f.ns[2], f.ns_lo[2], f.ns_hi[2]);
+    }
+    {
+        /* Two caches, steep and soft, and nothing more to find. */
+        const double mid[] = { 30e3, 600e3 }, q[] = { 48, 1.5 },
+                     t[] = { 1.4, 4.2, 95 };
+        synth(&c, mid, q, t, 2, 0.03, 256e6);
+        check(hwmodel_fit(&c, 4, &f) == 0, "two caches: a fit");
+        checkf(f.caches == 2 && f.count_known, "two caches: %zu, known %d, "
+               "a level more explains %.1f", f.caches, f.count_known,
+               f.gain_next);
+    }
+    {
+        /* A curve too short to say anything. */
+        const double mid[] = { 30e3 }, q[] = { 12 }, t[] = { 1.4, 4.2 };
+        synth(&c, mid, q, t, 1, 0.0, 12e3);
+        check(hwmodel_fit(&c, 4, &f) != 0, "five points: no fit");
+    }
+    return check_done();
+}
