@@ -15,6 +15,7 @@
 #include "lib/analysis.h"
 #include "lib/chain.h"
 #include "lib/cpus.h"
+#include "lib/curvemodel.h"
 #include "lib/hierarchy.h"
 #include "lib/levels.h"
 #include "lib/memory.h"
@@ -498,6 +499,10 @@ static double rate_at(const struct bench *b, const struct hwhier_curves *c,
     return h->ns[0] > 0.0 ? 1e3 * l1_cycles / h->ns[0] : mhz;
 }
 
+/* How far the clock held to the L1's cycles may be from the clock
+ * probe's: the 10% a latency is held to. */
+#define CLOCKS_AGREE 0.10
+
 static void emit(const struct bench *b, const struct hwhier_curves *c,
                  const struct hwhier_hierarchy *h, double mhz,
                  double l1_cycles, const char *why)
@@ -508,11 +513,26 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
     char fewer[80], unknown[120];
     const char *why_llc;
     size_t caches = h->levels - 1, j;
+    static char clock_text[HWHIER_MAX_LEVELS][160];
+    const char *clock_off[HWHIER_MAX_LEVELS] = { NULL };
     for (j = 0; j < h->levels; j++) {
         rate[j] = rate_at(b, c, h, j, mhz, l1_cycles);
         if (fabs(rate[j] - rate[0]) > 0.05 * rate[0])
             hwp_log("the clock moved in the sweep: %.0f MHz at the L1, %.0f "
                     "where level %zu was read", rate[0], rate[j], j + 1);
+        /* The clock held to the L1's cycles and the clock probe's are two
+         * readings of one clock: where they differ by more than the 10%
+         * a latency is held to, which counts cycles is not known (the
+         * l1d probe's indexed load may take a cycle more than the
+         * chain's, or the host's clock moved). */
+        if (j < HWHIER_MAX_LEVELS && mhz > 0.0
+            && fabs(rate[j] - mhz) > CLOCKS_AGREE * mhz) {
+            snprintf(clock_text[j], sizeof clock_text[j], "the clock held "
+                     "to the L1's cycles (%.0f MHz) and the clock probe's "
+                     "(%.0f MHz) differ by more than %.0f%%", rate[j], mhz,
+                     100.0 * CLOCKS_AGREE);
+            clock_off[j] = clock_text[j];
+        }
     }
     snprintf(unknown, sizeof unknown, "a level of one footprint lies past "
              "level %zu: a level too short to measure, or a soft edge",
@@ -549,19 +569,27 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
                 hwp_absent(latency_key[j], not);
             continue;
         }
-        if (why != NULL || (j == 0 && h->why_l1 != NULL)) {
-            hwp_absent(size_key[j], why ? why : h->why_l1);
+        if (why != NULL || (j == 0 && h->why_l1 != NULL)
+            || h->why_size[j] != NULL) {
+            hwp_absent(size_key[j], why ? why
+                                        : h->why_size[j] ? h->why_size[j]
+                                                         : h->why_l1);
         } else {
             hwp_emit_int(size_key[j], (long long)h->size[j]);
             note_agreement(size_key[j], h->size_agree[j], h->size_of[j],
                            h->size[j]);
         }
         if (latency_key[j])
-            emit_cycles(latency_key[j], why ? 0.0 : h->ns[j], rate[j],
-                        why ? why : h->why_ns);
+            emit_cycles(latency_key[j],
+                        why || h->why_lat[j] || clock_off[j] ? 0.0 : h->ns[j],
+                        rate[j], why ? why : h->why_lat[j] ? h->why_lat[j]
+                                           : clock_off[j] ? clock_off[j]
+                                                          : h->why_ns);
     }
     /* A single cache is the LLC too. */
     why_llc = why ? why : caches == 1 ? h->why_l1 : NULL;
+    if (why_llc == NULL && caches >= 1)
+        why_llc = h->why_size[caches - 1];
     if (why_llc != NULL || h->open || h->known < h->levels || h->why_count)
         hwp_absent("llc_effective_bytes", why_llc ? why_llc : h->open ? beyond
                                           : h->why_count ? h->why_count
@@ -571,8 +599,10 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
     why = why ? why : h->open ? beyond
                     : h->why_mem ? h->why_mem
                     : !h->memory ? "the chain ended before memory" : h->why_ns;
-    emit_cycles("mem_latency_cycles", h->memory ? h->ns[caches] : 0.0,
-                rate[caches], why);
+    emit_cycles("mem_latency_cycles",
+                h->memory && !clock_off[caches] ? h->ns[caches] : 0.0,
+                rate[caches], h->memory && clock_off[caches]
+                                  ? clock_off[caches] : why);
     if (h->memory && h->ns[caches] > 0.0)
         hwp_emit_dec("mem_latency_ns", h->ns[caches]);
     else
@@ -689,6 +719,7 @@ int main(int argc, char **argv)
     }
     hwhier_analyse(&c, &h);
     why = hwhier_cross_check(&h, c.x, c.n, l1d_bytes);
+    hwhier_model_check(&c, &h);
     if (h.levels < 2)
         hwp_skip("no cache level boundary in the chain's curve");
     if (l1_cycles > 0.0 && mhz > 0.0 && h.ns[0] > 0.0)

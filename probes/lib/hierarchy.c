@@ -3,6 +3,7 @@
 #include "analysis.h"
 #include "hwprobe.h"
 #include "levels.h"
+#include "curvemodel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -377,6 +378,136 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
     }
     fell(c, mid, h);
     placements_agree(c, h);
+}
+
+/* ---- the second method: the model ------------------------------------ */
+
+/* The readings of footprint i, each once: past HWHIER_PLACED_BYTES every
+ * reading is reading 0's (caches.c), which is one reading, not several. */
+static size_t readings_of(const struct hwhier_curves *c, size_t i, double *v)
+{
+    size_t r, k = 0, j;
+    for (r = 0; r < c->readings && k < HWMODEL_MAX_READINGS; r++) {
+        for (j = 0; j < k && v[j] != c->y[r][i]; j++)
+            ;
+        if (j == k && c->y[r][i] > 0.0)
+            v[k++] = c->y[r][i];
+    }
+    return k;
+}
+
+/* The curves as the model reads them: the far points and the curve's
+ * end timed again are readings of their own. */
+static void model_curve(const struct hwhier_curves *c, struct hwmodel_curve *m)
+{
+    size_t i, k;
+    m->n = 0;
+    for (i = 0; i < c->n && m->n < HWMODEL_MAX_POINTS; i++) {
+        m->x[m->n] = c->x[i];
+        m->m[m->n] = readings_of(c, i, m->y[m->n]);
+        if (i + 1 == c->n && c->again_ns > 0.0
+            && m->m[m->n] < HWMODEL_MAX_READINGS)
+            m->y[m->n][m->m[m->n]++] = c->again_ns;
+        if (m->m[m->n] > 0)
+            m->n++;
+    }
+    for (k = 0; k < c->nfar && m->n < HWMODEL_MAX_POINTS; k++)
+        if (c->far_ns[k] > 0.0 && m->n > 0 && c->far_x[k] > m->x[m->n - 1]) {
+            m->x[m->n] = c->far_x[k];
+            m->y[m->n][0] = c->far_ns[k];
+            m->m[m->n++] = 1;
+        }
+}
+
+/* v is borne out by the interval lo..hi: within it widened by `slack`,
+ * the interval no wider than `wide`. */
+static int borne_out(double v, double lo, double hi, double slack,
+                     double wide)
+{
+    return lo > 0.0 && hi <= wide * lo && v >= lo / slack && v <= hi * slack;
+}
+
+/* Where the model's level k holds `share` of the chain, at the end of
+ * its interval that gives the widest span. */
+static double losing(const struct hwmodel_fit *f, size_t k, double share)
+{
+    double at = f->mid[k] * pow(1.0 / share - 1.0, 1.0 / f->shape[k]);
+    return share > 0.5 ? at * f->size_lo[k] / f->size[k]
+                       : at * f->size_hi[k] / f->size[k];
+}
+
+void hwhier_model_check(const struct hwhier_curves *c,
+                        struct hwhier_hierarchy *h)
+{
+    static struct hwmodel_curve m;
+    static char count[200], size[HWHIER_MAX_LEVELS][160],
+        lat[HWHIER_MAX_LEVELS][160];
+    struct hwmodel_fit f;
+    size_t caches = h->levels > 0 ? h->levels - 1 : 0, j;
+    if (h->levels < 2)
+        return;
+    model_curve(c, &m);
+    if (hwmodel_fit(&m, HWMODEL_MAX_CACHES, &f) != 0) {
+        if (h->why_count == NULL)
+            h->why_count = "the model of the curve found no fit that rises "
+                           "level by level: the count is not borne out";
+        for (j = 0; j < h->levels; j++)
+            h->why_size[j] = h->why_lat[j] = h->why_count;
+        return;
+    }
+    for (j = 0; j <= f.caches; j++)
+        hwp_log("model: level %zu %.2f ns (%.2f-%.2f)%s", j + 1, f.ns[j],
+                f.ns_lo[j], f.ns_hi[j], j < f.caches ? "" : ", the last");
+    for (j = 0; j < f.caches; j++)
+        hwp_log("model: edge %zu %.0f bytes (%.0f-%.0f)", j + 1, f.size[j],
+                f.size_lo[j], f.size_hi[j]);
+    hwp_log("model: noise %.3f a reading, misfit scale %.2f, %zu caches, a "
+            "level more explains %.1f noise variances", f.noise, f.scale,
+            f.caches, f.gain_next);
+    if (h->why_count == NULL && (f.caches != caches || !f.count_known)) {
+        snprintf(count, sizeof count, "the model of the curve reads %zu "
+                 "cache level%s%s: the count is not borne out", f.caches,
+                 f.caches == 1 ? "" : "s",
+                 f.count_known ? "" : ", one more not ruled out");
+        h->why_count = count;
+    }
+    for (j = 0; j < caches; j++) {
+        /* Level j of the stages against the model's level of that size. */
+        size_t k;
+        for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
+                                            < h->size[j]; k++)
+            ;
+        if (k >= f.caches
+            || !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
+                          losing(&f, k, 0.5), HWHIER_MODEL_SLACK,
+                          HUGE_VAL)) {
+            snprintf(size[j], sizeof size[j], "%.0f KiB is not borne out by "
+                     "the model of the curve (its level begins to lose the "
+                     "chain at %.0f-%.0f KiB)", h->size[j] / 1024.0,
+                     k < f.caches
+                         ? losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0
+                         : 0.0,
+                     k < f.caches ? losing(&f, k, 0.5) / 1024.0 : 0.0);
+            h->why_size[j] = size[j];
+        }
+        if (j > 0 && h->ns[j] > 0.0
+            && !borne_out(h->ns[j], f.ns_lo[k], f.ns_hi[k],
+                          HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {
+            snprintf(lat[j], sizeof lat[j], "%.2f ns is not borne out by "
+                     "the model of the curve (%.2f-%.2f ns)", h->ns[j],
+                     f.ns_lo[k], f.ns_hi[k]);
+            h->why_lat[j] = lat[j];
+        }
+    }
+    if (h->memory && h->ns[caches] > 0.0
+        && !borne_out(h->ns[caches], f.ns_lo[f.caches], f.ns_hi[f.caches],
+                      HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {
+        snprintf(lat[caches], sizeof lat[caches], "%.1f ns is not borne out "
+                 "by the model of the curve (%.1f-%.1f ns)", h->ns[caches],
+                 f.ns_lo[f.caches], f.ns_hi[f.caches]);
+        h->why_mem = lat[caches];
+        h->memory = 0;
+    }
 }
 
 /* The shares of its capacity an L1 keeps for the chain: a level's

@@ -99,6 +99,10 @@ struct hwhier_hierarchy {
                                      not known (stages 7b and 10) */
     const char *why_l1;           /* why the L1's size alone is withheld
                                      (the cross-check) */
+    /* Why level j's size or latency is withheld: the model of
+     * curvemodel.h, fitted to the same readings, does not bear it out
+     * (hwhier_model_check); NULL where it does. */
+    const char *why_size[HWHIER_MAX_LEVELS], *why_lat[HWHIER_MAX_LEVELS];
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
@@ -125,6 +129,27 @@ int hwhier_at_memory(const double *x, const double *ns, size_t i);
  * `why_known` and `why_count`.  agree counts the readings that show as
  * many levels on their own. */
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
+
+/* A size agrees with the model when it lies where the model's level
+ * begins to lose the chain: between the footprints it loses
+ * HWHIER_MODEL_LOSING and half of the chain at (the stages read an edge
+ * a quarter of the way up a step, the model a whole curve), widened by
+ * a step of the footprints' grid.  A latency agrees when it lies in the
+ * model's interval widened by the 10% a latency is held to, and that
+ * interval is no wider than HWHIER_MODEL_WIDE_NS: a model that cannot
+ * tell bears nothing out. */
+#define HWHIER_MODEL_LOSING 0.05
+#define HWHIER_MODEL_SLACK 1.19
+#define HWHIER_MODEL_SLACK_NS 1.10
+#define HWHIER_MODEL_WIDE_NS 1.25
+
+/* The second method: the model of curvemodel.h, one fit of the whole
+ * curve with the noise its readings show, against the stages' values.
+ * The count must be the model's, decided; each size, latency and memory
+ * must lie in the model's interval for it.  What the model does not bear
+ * out is withheld, with both readings in the reason. */
+void hwhier_model_check(const struct hwhier_curves *c,
+                        struct hwhier_hierarchy *h);
 
 /* Cross-checks before anything is written or passed on: sizes and
  * latencies rise level by level (a "level" no larger or no slower than
