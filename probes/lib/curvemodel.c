@@ -12,7 +12,7 @@
 /* The steepness a level's share may have, 1 / (1 + (x/c)^q): soft as a
  * physically indexed cache whose page colours overflow some sets early
  * or one replacing at random, steep as a cycle under LRU. */
-static const double shapes[] = { 1.5, 3.0, 6.0, 12.0, 48.0 };
+static const double shapes[] = { 1.0, 1.5, 3.0, 6.0, 12.0, 48.0 };
 #define SHAPES (sizeof shapes / sizeof shapes[0])
 
 /* The points as the fit reads them: the median reading and its weight. */
@@ -110,24 +110,30 @@ static int solve(double n[LEVELS][LEVELS], double *b, size_t m,
 static double fit_latencies(const struct points *pt, struct config *g)
 {
     double n[LEVELS][LEVELS] = { { 0 } }, b[LEVELS] = { 0 },
-        inv[LEVELS][LEVELS], a[LEVELS], most[LEVELS] = { 0 };
-    size_t m = g->k + 1, i, j, l;
+        inv[LEVELS][LEVELS], a[LEVELS];
+    size_t most[LEVELS] = { 0 };
+    size_t levels = g->k + 1, m = levels, i, j, l;
     double chi2 = 0.0;
     for (i = 0; i < pt->n; i++) {
         double u = pt->w[i] / (pt->y[i] * pt->y[i]);
         served(g, pt->x[i], a);
         for (j = 0; j < m; j++) {
-            if (a[j] > most[j])
-                most[j] = a[j];
+            if (a[j] >= 0.5)
+                most[j]++;
             b[j] += u * pt->y[i] * a[j];
             for (l = 0; l < m; l++)
                 n[j][l] += u * a[j] * a[l];
         }
     }
-    /* A cache level must serve most of the chain somewhere on the curve:
-     * a level no footprint shows is not measured. */
-    for (j = 0; j + 1 < m; j++)
-        if (most[j] < 0.5)
+    /* A level no more than HWMODEL_APART times the one before forms no
+     * plateau of its own, and a cache level must serve most of the chain
+     * at HWMODEL_SEEN footprints at least: one footprint cannot tell a
+     * level too short to measure from the middle of a soft edge. */
+    for (j = 1; j < g->k; j++)
+        if (g->c[j] < HWMODEL_APART * g->c[j - 1])
+            return g->chi2 = HUGE_VAL;
+    for (j = 0; j + 1 < levels; j++)
+        if (most[j] < HWMODEL_SEEN)
             return g->chi2 = HUGE_VAL;
     if (!solve(n, b, m, inv))
         return g->chi2 = HUGE_VAL;
@@ -137,7 +143,7 @@ static double fit_latencies(const struct points *pt, struct config *g)
     }
     if (!(g->t[0] > 0.0))
         return g->chi2 = HUGE_VAL;
-    for (j = 1; j < m; j++)
+    for (j = 1; j < levels; j++)
         if (!(g->t[j] >= HWMODEL_STEP * g->t[j - 1]))
             return g->chi2 = HUGE_VAL;
     for (i = 0; i < pt->n; i++) {
@@ -161,7 +167,12 @@ static void best_edge(const struct points *pt, struct config *g, size_t j,
     double c, from = j > 0 ? g->c[j - 1] : lo,
               to = j + 1 < g->k ? g->c[j + 1] : hi;
     size_t s;
-    for (c = lo; c <= hi * 1.0001; c *= step) {
+    /* An octave either side of where it is: settle() moves it again. */
+    double near_lo = g->c[j] / 2.0 > lo ? g->c[j] / 2.0 : lo,
+           near_hi = g->c[j] * 2.0 < hi ? g->c[j] * 2.0 : hi;
+    for (c = g->c[j]; c / step >= near_lo; c /= step)
+        ;
+    for (; c <= near_hi * 1.0001; c *= step) {
         if (c <= from * 1.0001 || c >= to / 1.0001)
             continue;
         for (s = 0; s < SHAPES; s++) {
@@ -174,24 +185,46 @@ static void best_edge(const struct points *pt, struct config *g, size_t j,
     *g = best;
 }
 
+/* Every edge moved in turn until none moves. */
+static void settle(const struct points *pt, struct config *g, double lo,
+                   double hi, double step)
+{
+    size_t round, j;
+    for (round = 0; round < 8 && g->chi2 < HUGE_VAL; round++) {
+        double before = g->chi2;
+        for (j = 0; j < g->k; j++)
+            best_edge(pt, g, j, lo, hi, step);
+        if (!(g->chi2 < before * (1.0 - 1e-9)))
+            break;
+    }
+}
+
 /* The best fit with one cache more than g (g->k < HWMODEL_MAX_CACHES):
- * the new edge tried everywhere, then every edge moved in turn until
- * none moves. */
+ * the new edge tried everywhere; the best few places, an octave apart,
+ * each settled (a greedy start can sit in a local minimum: a level
+ * placed where memory's page walks rise, the slice it missed left
+ * between two edges); the best settled fit wins. */
+#define STARTS 4
 static void one_more(const struct points *pt, const struct config *g,
                      double lo, double hi, double step, struct config *out)
 {
-    struct config best, t;
-    size_t at, j, round;
-    double c;
-    best.chi2 = HUGE_VAL;
-    best.k = 0;
+    struct config start[STARTS], t;
+    size_t at, j, n = 0, k, start_at[STARTS];
+    double c, start_c[STARTS];
+    for (k = 0; k < STARTS; k++) {
+        start[k].chi2 = HUGE_VAL;
+        start_at[k] = (size_t)-1;
+        start_c[k] = 0.0;
+    }
     for (at = 0; at <= g->k; at++) {
         double from = at > 0 ? g->c[at - 1] : 0.0,
                to = at < g->k ? g->c[at] : HUGE_VAL;
         for (c = lo; c <= hi * 1.0001; c *= step) {
             size_t s;
+            struct config here;
             if (c <= from * 1.0001 || c >= to / 1.0001)
                 continue;
+            here.chi2 = HUGE_VAL;
             t.k = g->k + 1;
             for (j = 0; j < t.k; j++) {
                 size_t from_j = j < at ? j : j - 1;
@@ -203,19 +236,125 @@ static void one_more(const struct points *pt, const struct config *g,
             for (s = 0; s < SHAPES; s++) {
                 t.c[at] = c;
                 t.p[at] = shapes[s];
-                if (fit_latencies(pt, &t) < best.chi2)
-                    best = t;
+                if (fit_latencies(pt, &t) < here.chi2)
+                    here = t;
+            }
+            if (here.chi2 == HUGE_VAL)
+                continue;
+            /* Keep the best STARTS, no two new edges within an octave
+             * in one place among the old. */
+            for (k = 0; k < n; k++)
+                if (start_at[k] == at && fabs(log2(start_c[k] / c)) < 1.0)
+                    break;
+            if (k == n && n < STARTS)
+                n++;
+            else if (k == n) {
+                for (k = 0, j = 1; j < n; j++)
+                    if (start[j].chi2 > start[k].chi2)
+                        k = j;
+            }
+            if (here.chi2 < start[k].chi2) {
+                start[k] = here;
+                start_at[k] = at;
+                start_c[k] = c;
             }
         }
     }
-    for (round = 0; round < 8 && best.chi2 < HUGE_VAL; round++) {
-        double before = best.chi2;
-        for (j = 0; j < best.k; j++)
-            best_edge(pt, &best, j, lo, hi, step);
-        if (!(best.chi2 < before * (1.0 - 1e-9)))
-            break;
+    out->chi2 = HUGE_VAL;
+    out->k = g->k + 1;
+    for (k = 0; k < n; k++) {
+        settle(pt, &start[k], lo, hi, step);
+        if (start[k].chi2 < out->chi2)
+            *out = start[k];
     }
-    *out = best;
+}
+
+/* Where the curve rises steepest: up to SEEDS footprints where its slope
+ * on log scales (over the neighbours) is a local maximum and the rise at
+ * least a tenth, steepest first, no two within three quarters of an
+ * octave.  Fits start with their edges there. */
+#define SEEDS 6
+static size_t seeds_of(const struct points *pt, double *seed)
+{
+    double slope[HWMODEL_MAX_POINTS];
+    size_t i, n = 0, j;
+    for (i = 0; i < pt->n; i++)
+        slope[i] = 0.0;
+    for (i = 1; i + 1 < pt->n; i++)
+        if (pt->y[i + 1] > 1.1 * pt->y[i - 1])
+            slope[i] = log(pt->y[i + 1] / pt->y[i - 1])
+                       / log(pt->x[i + 1] / pt->x[i - 1]);
+    while (n < SEEDS) {
+        size_t best = 0;
+        for (i = 1; i + 1 < pt->n; i++) {
+            int taken = 0;
+            for (j = 0; j < n; j++)
+                taken |= fabs(log2(pt->x[i] / seed[j])) < 0.75;
+            if (!taken && slope[i] > slope[best])
+                best = i;
+        }
+        if (slope[best] <= 0.0)
+            break;
+        seed[n++] = pt->x[best];
+    }
+    /* Ascending. */
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && seed[j - 1] > seed[j]; j--) {
+            double t = seed[j];
+            seed[j] = seed[j - 1];
+            seed[j - 1] = t;
+        }
+    return n;
+}
+
+/* The best fit with k caches whose edges start at k of the seeds, every
+ * choice of them tried and settled; *best keeps it when better. */
+static void from_seeds(const struct points *pt, const double *seed,
+                       size_t nseed, size_t k, double lo, double hi,
+                       double step, struct config *best)
+{
+    size_t pick[HWMODEL_MAX_CACHES], j;
+    if (k > nseed || k == 0)
+        return;
+    for (j = 0; j < k; j++)
+        pick[j] = j;
+    for (;;) {
+        struct config g;
+        size_t s;
+        g.k = k;
+        for (j = 0; j < k; j++)
+            g.c[j] = seed[pick[j]];
+        g.chi2 = HUGE_VAL;
+        /* Each edge's steepness, one at a time, the others at 6. */
+        for (j = 0; j < k; j++)
+            g.p[j] = 6.0;
+        for (j = 0; j < k; j++) {
+            struct config t = g;
+            double keep = 6.0, most = HUGE_VAL;
+            for (s = 0; s < SHAPES; s++) {
+                t.p[j] = shapes[s];
+                if (fit_latencies(pt, &t) < most) {
+                    most = t.chi2;
+                    keep = shapes[s];
+                }
+            }
+            g.p[j] = keep;
+        }
+        if (fit_latencies(pt, &g) < HUGE_VAL) {
+            settle(pt, &g, lo, hi, step);
+            if (g.chi2 < best->chi2)
+                *best = g;
+        }
+        /* The next choice of k seeds. */
+        j = k;
+        while (j > 0 && pick[j - 1] == nseed - k + j - 1)
+            j--;
+        if (j == 0)
+            break;
+        pick[j - 1]++;
+        for (; j < k; j++)
+            pick[j] = pick[j - 1] + 1;
+    }
 }
 
 /* The points: each footprint's median reading, weighted by its noise. */
@@ -328,6 +467,8 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
 {
     static struct points pt;
     struct config fits[LEVELS], zero;
+    double seed[SEEDS];
+    size_t nseed;
     double lo, hi, step = pow(2.0, 1.0 / PER_OCTAVE), scale[LEVELS],
         a[LEVELS];
     size_t k, chosen, j;
@@ -340,6 +481,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     /* An edge from the second footprint to the one before the last. */
     lo = pt.x[1];
     hi = pt.x[pt.n - 2];
+    nseed = seeds_of(&pt, seed);
     zero.k = 0;
     fit_latencies(&pt, &zero);
     fits[0] = zero;
@@ -350,6 +492,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
             fits[k].k = k;
         } else
             one_more(&pt, &fits[k - 1], lo, hi, step, &fits[k]);
+        from_seeds(&pt, seed, nseed, k, lo, hi, step, &fits[k]);
         f->chi2[k] = fits[k].chi2;
     }
     for (k = 0; k <= most; k++) {

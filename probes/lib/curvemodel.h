@@ -51,9 +51,17 @@
  * by this many noise variances (about two standard errors). */
 #define HWMODEL_INTERVAL 4.0
 /* Adjacent levels differ by this factor of latency at least: on every
- * machine we know by 2x or more, while the steps inside a level (second
- * level TLB hits, page colours, a neighbour's share) stay under it. */
-#define HWMODEL_STEP 1.6
+ * machine we know by 2x or more (an eDRAM L4 before DRAM: 2.1x), while
+ * a soft edge the shares cannot follow, split in two, makes a "level"
+ * between its neighbours closer than that to one of them. */
+#define HWMODEL_STEP 2.0
+/* Adjacent levels' midpoints lie this factor apart at least: a level no
+ * more than 1.5 times the one above forms no plateau of its own
+ * (docs/simulated-machines.md). */
+#define HWMODEL_APART 1.5
+/* A cache level serves most of the chain at this many footprints at
+ * least (three quarters of an octave of the probe's grid). */
+#define HWMODEL_SEEN 3
 /* A level's effective size: the footprint it still holds this share of,
  * where a quarter of the way (on a log scale) from its latency to the
  * next level's is passed for a step of 4x. */

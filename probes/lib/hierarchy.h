@@ -134,12 +134,12 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * begins to lose the chain: between the footprints it loses
  * HWHIER_MODEL_LOSING and half of the chain at (the stages read an edge
  * a quarter of the way up a step, the model a whole curve), widened by
- * a step of the footprints' grid.  A latency agrees when it lies in the
+ * half an octave (two steps of the footprints' grid).  A latency agrees when it lies in the
  * model's interval widened by the 10% a latency is held to, and that
  * interval is no wider than HWHIER_MODEL_WIDE_NS: a model that cannot
  * tell bears nothing out. */
 #define HWHIER_MODEL_LOSING 0.05
-#define HWHIER_MODEL_SLACK 1.19
+#define HWHIER_MODEL_SLACK 1.41
 #define HWHIER_MODEL_SLACK_NS 1.10
 #define HWHIER_MODEL_WIDE_NS 1.25
 
