@@ -59,6 +59,19 @@ check_PROGRAMS += tests/sim-truth
 TESTS += tests/simulated.test
 EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate
 
+# How long the test scripts took (tests/setup.sh writes it to each log),
+# the slowest first, after the summary: docs/probes.md states the budget.
+check-local: check-TESTS
+	@for f in $(TEST_LOGS); do \
+	  test -f "$$f" || continue; \
+	  t=`sed -n 's/^# test time: \([0-9]*\) s$$/\1/p' "$$f" | sed 1q`; \
+	  test -n "$$t" && echo "$$t $${f%.log}"; \
+	done | sort -rn | awk '{ sum += $$1; if (NR <= 8) line[NR] = $$0 } \
+	  END { if (NR) { printf "test scripts: %d s in all; the slowest:\n", sum; \
+	  for (i = 1; i <= NR && i <= 8; i++) { split(line[i], w, " "); \
+	  printf "  %4d s  %s\n", w[1], w[2] } } }'
+.PHONY: check-local
+
 # Configure time against its budgets (docs/probes.md): a benchmark, not a
 # test.
 EXTRA_DIST += tests/budget.sh
