@@ -1,6 +1,8 @@
 ### Tests: shell scripts (*.test) sourcing tests/setup.sh, and C programs
 TEST_EXTENSIONS = .test
 TEST_LOG_COMPILER = $(SHELL)
+# The C unit tests, one test at a time as the scripts are (tests/alone.sh).
+LOG_COMPILER = $(SHELL) $(srcdir)/tests/alone.sh
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	CC='$(CC)'; CXX='$(CXX)'; CFLAGS='$(CFLAGS)'; CPPFLAGS='$(CPPFLAGS)'; \
@@ -10,7 +12,7 @@ AM_TESTS_ENVIRONMENT = \
 	GNUPLOT='$(GNUPLOT)'; CHROMIUM='$(CHROMIUM)'; \
 	export top_srcdir top_builddir CC CXX CFLAGS CPPFLAGS MAKE AUTORECONF \
 	  PKG_CONFIG CROSS_CC CROSS_HOST CROSS_QEMU MUSL_CC GNUPLOT CHROMIUM;
-EXTRA_DIST += tests/setup.sh
+EXTRA_DIST += tests/setup.sh tests/alone.sh
 
 # The downstream project, made configurable once for all tests that use it:
 # a fresh copy with ax_hwparams.m4 in its m4/, as a user would have it.

@@ -7,24 +7,13 @@ LC_ALL=C
 export LC_ALL
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hwparams-test.XXXXXX")
 
-# One test script at a time, whatever make's -j: most time this machine
-# or run configure, whose probes withhold what they measured while other
-# programs kept a CPU busy, and the simulated machines keep both busy, so
-# under make -j2 the tests would make each other skip.  A lock directory
-# (mkdir is atomic), taken over from a holder that died without freeing it.
-one_at_a_time=$top_builddir/tests/.one-at-a-time
-while ! mkdir "$one_at_a_time" 2>/dev/null; do
-  holder=$(cat "$one_at_a_time/pid" 2>/dev/null || :)
-  if test -n "$holder" && ! kill -0 "$holder" 2>/dev/null; then
-    rm -rf "$one_at_a_time"
-    continue
-  fi
-  sleep 1
-done
-echo $$ >"$one_at_a_time/pid"
+# One test at a time, whatever make's -j (tests/alone.sh).
+alone_sourced=yes
+. "$top_srcdir/tests/alone.sh"
+alone_take
 test_started=$(date +%s)
 # The time each test took goes to its log; make check prints the slowest.
-trap 'st=$?; rm -rf "$tmp" "$one_at_a_time";
+trap 'st=$?; rm -rf "$tmp"; alone_free;
   echo "# test time: $(($(date +%s) - test_started)) s"; exit $st' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

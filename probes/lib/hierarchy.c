@@ -459,8 +459,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
         hwp_log("model: level %zu %.2f ns (%.2f-%.2f)%s", j + 1, f.ns[j],
                 f.ns_lo[j], f.ns_hi[j], j < f.caches ? "" : ", the last");
     for (j = 0; j < f.caches; j++)
-        hwp_log("model: edge %zu %.0f bytes (%.0f-%.0f)", j + 1, f.size[j],
-                f.size_lo[j], f.size_hi[j]);
+        hwp_log("model: edge %zu %.0f bytes (%.0f-%.0f), steepness %.1f",
+                j + 1, f.size[j], f.size_lo[j], f.size_hi[j], f.shape[j]);
     hwp_log("model: noise %.3f a reading, misfit scale %.2f, %zu caches, a "
             "level more explains %.1f noise variances", f.noise, f.scale,
             f.caches, f.gain_next);
