@@ -81,7 +81,7 @@ static struct {
     uint64_t rpage[REGIONS];               /* the region prefetcher */
     size_t rmiss[REGIONS];
     struct region map[64];
-    size_t nmap, last_map;
+    size_t nmap, last_map, last_region;
     uint64_t next_canon;
     uint64_t *fkey, *fval;                 /* virtual page -> frame */
     size_t fmask, fcount;
@@ -261,11 +261,14 @@ static void push(struct assoc *a, size_t set, size_t e, int front)
  * its path points away from it. */
 static void assoc_touch(struct assoc *a, size_t e)
 {
-    size_t set = e / a->ways, w = e % a->ways, node = 1, lo = 0;
-    size_t hi = a->ways;
+    size_t set, w, node = 1, lo = 0, hi = a->ways;
     if (a->policy == HWSIM_LRU && a->hash == NULL) {
         a->stamp[e] = ++a->clock;
-    } else if (a->policy == HWSIM_LRU) {
+        return;
+    }
+    set = e / a->ways;
+    w = e % a->ways;
+    if (a->policy == HWSIM_LRU) {
         unlink_entry(a, set, e);
         push(a, set, e, 1);
     } else if (a->policy == HWSIM_PLRU && a->tree_n == 0) {
@@ -440,10 +443,15 @@ static uint64_t stray_frame(uint64_t vpn)
 
 static struct region *region_at(uint64_t va)
 {
-    size_t i;
+    size_t i = S.last_region;
+    /* Loads keep to one buffer for long stretches: the last one first. */
+    if (i < S.nmap && va - S.map[i].canon < S.map[i].bytes)
+        return &S.map[i];
     for (i = 0; i < S.nmap; i++)
-        if (va - S.map[i].canon < S.map[i].bytes)
+        if (va - S.map[i].canon < S.map[i].bytes) {
+            S.last_region = i;
             return &S.map[i];
+        }
     return NULL;
 }
 
