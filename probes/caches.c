@@ -15,7 +15,6 @@
 #include "lib/analysis.h"
 #include "lib/chain.h"
 #include "lib/cpus.h"
-#include "lib/curvemodel.h"
 #include "lib/hierarchy.h"
 #include "lib/levels.h"
 #include "lib/memory.h"
@@ -525,8 +524,7 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
          * a latency is held to, which counts cycles is not known (the
          * l1d probe's indexed load may take a cycle more than the
          * chain's, or the host's clock moved). */
-        if (j < HWHIER_MAX_LEVELS && mhz > 0.0
-            && fabs(rate[j] - mhz) > CLOCKS_AGREE * mhz) {
+        if (mhz > 0.0 && fabs(rate[j] - mhz) > CLOCKS_AGREE * mhz) {
             snprintf(clock_text[j], sizeof clock_text[j], "the clock held "
                      "to the L1's cycles (%.0f MHz) and the clock probe's "
                      "(%.0f MHz) differ by more than %.0f%%", rate[j], mhz,

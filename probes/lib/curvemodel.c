@@ -469,8 +469,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     struct config fits[LEVELS], zero;
     double seed[SEEDS];
     size_t nseed;
-    double lo, hi, step = pow(2.0, 1.0 / PER_OCTAVE), scale[LEVELS],
-        a[LEVELS];
+    double lo, hi, step = pow(2.0, 1.0 / PER_OCTAVE), scale[LEVELS];
     size_t k, chosen, j;
     memset(f, 0, sizeof *f);
     points_of(c, &pt, &f->noise);
@@ -538,18 +537,5 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
         f->ns_lo[j] = f->ns[j] - e;
         f->ns_hi[j] = f->ns[j] + e;
     }
-    f->first_moved = chosen;
-    f->next_last_ns = f->ns[chosen];
-    if (chosen < most && fits[chosen + 1].chi2 < HUGE_VAL) {
-        for (j = 0; j < chosen; j++) {
-            double e = held(fits[chosen + 1].c[j], fits[chosen + 1].p[j]);
-            if (e < f->size_lo[j] / 1.0001 || e > f->size_hi[j] * 1.0001)
-                break;
-        }
-        f->first_moved = j;
-        f->next_last_ns = fits[chosen + 1].t[chosen + 1];
-    }
-    served(&fits[chosen], pt.x[pt.n - 1], a);
-    f->last_share = a[chosen];
     return 0;
 }

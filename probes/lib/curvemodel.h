@@ -1,5 +1,6 @@
 /* curvemodel.h - one model of a latency curve, fitted: the caches probe's
- * analysis (docs/analysis.md states it).
+ * second method, against which hierarchy.c holds the stages' values
+ * (docs/analysis.md, "The second method").
  *
  * A chain over a footprint x is served by the levels in turn: level k
  * holds a share s_k(x) = 1 / (1 + (x/c_k)^q_k) of it, half at c_k, its
@@ -21,9 +22,8 @@
  * curve: a level more must lower the misfit by HWMODEL_EXPLAINS times
  * the noise left.  Every value has an interval (edges: the sizes a fit
  * no worse by HWMODEL_INTERVAL noise variances allows; latencies: two
- * standard errors), and the caller writes a value only where its interval
- * is within the tolerance docs/values.md states.  Pure: arrays in,
- * numbers out.  Tested in tests/test-curvemodel.c.
+ * standard errors).  Pure: arrays in, numbers out.  Tested in
+ * tests/test-curvemodel.c.
  */
 #ifndef HWPROBE_CURVEMODEL_H
 #define HWPROBE_CURVEMODEL_H
@@ -84,9 +84,6 @@ struct hwmodel_fit {
     double shape[HWMODEL_MAX_CACHES];        /* q */
     double ns[HWMODEL_MAX_CACHES + 1], ns_lo[HWMODEL_MAX_CACHES + 1],
         ns_hi[HWMODEL_MAX_CACHES + 1];
-    /* The last level's share of the chain at the last footprint: how far
-     * the curve went into it. */
-    double last_share;
     double chi2[HWMODEL_MAX_CACHES + 1];     /* best misfit with k caches */
     double noise;                  /* the typical reading's spread */
     double scale;                  /* misfit per point of the chosen fit,
@@ -96,11 +93,6 @@ struct hwmodel_fit {
     int count_known;
     double gain_next;              /* the next level's gain, in noise
                                       variances (0: none fitted) */
-    /* The fit with a level more: its first edge outside this fit's
-     * interval for it (caches when all agree and it adds one past them),
-     * and its last level's latency. */
-    size_t first_moved;
-    double next_last_ns;
 };
 
 /* Fit the model to c with 1 to `most` caches (at most

@@ -465,11 +465,12 @@ void hwhier_model_check(const struct hwhier_curves *c,
             "level more explains %.1f noise variances", f.noise, f.scale,
             f.caches, f.gain_next);
     /* The count: a level the model reads past the stages' last cache, a
-     * level step slower, is one they missed (a guest's slice of a shared L3 that their flat
-     * points never showed).  Between two levels the stages found, the
-     * model's shares split a soft edge in two as often as they find a
-     * level there; those are held to the sizes below instead.  A stage
-     * level the model does not have withholds its size, and the count. */
+     * level step slower, is one they missed (a guest's thin slice of a
+     * shared L3 that their flat points never showed).  Between two levels
+     * the stages found, the model's shares split a soft edge in two as
+     * often as they find a level there; the sizes below decide there.  A
+     * stage level the model does not have withholds its size, and the
+     * count. */
     for (k = 1; k < f.caches && caches > 0; k++)
         if (f.ns[k] > HWMODEL_STEP * h->ns[caches - 1]
             && f.size[k] > h->size[caches - 1])
@@ -477,7 +478,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     if (h->why_count == NULL && caches > 0 && k < f.caches) {
         snprintf(count, sizeof count, "the model of the curve reads a "
                  "level past the last one found (%.0f ns to %.0f KiB): the "
-                 "count is not borne out", f.ns[k + 1 <= f.caches ? k : 0],
+                 "count is not borne out", f.ns[k],
                  f.size[k] / 1024.0);
         h->why_count = count;
     }

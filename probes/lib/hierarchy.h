@@ -134,10 +134,10 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * begins to lose the chain: between the footprints it loses
  * HWHIER_MODEL_LOSING and half of the chain at (the stages read an edge
  * a quarter of the way up a step, the model a whole curve), widened by
- * half an octave (two steps of the footprints' grid).  A latency agrees when it lies in the
- * model's interval widened by the 10% a latency is held to, and that
- * interval is no wider than HWHIER_MODEL_WIDE_NS: a model that cannot
- * tell bears nothing out. */
+ * half an octave (two steps of the footprints' grid).  A latency agrees
+ * when it lies in the model's interval widened by the 10% a latency is
+ * held to, and that interval is no wider than HWHIER_MODEL_WIDE_NS: a
+ * model that cannot tell bears nothing out. */
 #define HWHIER_MODEL_LOSING 0.05
 #define HWHIER_MODEL_SLACK 1.41
 #define HWHIER_MODEL_SLACK_NS 1.10
@@ -145,9 +145,10 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 
 /* The second method: the model of curvemodel.h, one fit of the whole
  * curve with the noise its readings show, against the stages' values.
- * The count must be the model's, decided; each size, latency and memory
- * must lie in the model's interval for it.  What the model does not bear
- * out is withheld, with both readings in the reason. */
+ * The count stands unless the model reads a level past the stages' last
+ * cache, a level step slower, or lacks one of theirs; each size, latency
+ * and memory must lie in the model's interval for it.  What the model
+ * does not bear out is withheld, with both readings in the reason. */
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h);
 
