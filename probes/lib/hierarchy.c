@@ -1,9 +1,9 @@
 /* hierarchy.c - the caches probe's analysis (see hierarchy.h). */
 #include "hierarchy.h"
 #include "analysis.h"
+#include "curvemodel.h"
 #include "hwprobe.h"
 #include "levels.h"
-#include "curvemodel.h"
 
 #include <math.h>
 #include <stdio.h>
