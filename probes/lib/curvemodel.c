@@ -446,22 +446,6 @@ static void edge_interval(const struct points *pt, const struct config *g,
     *to = right;
 }
 
-double hwmodel_cost(const struct hwmodel_fit *f, double x)
-{
-    struct config g;
-    double a[LEVELS], cost = 0.0;
-    size_t j;
-    g.k = f->caches;
-    for (j = 0; j < g.k; j++) {
-        g.c[j] = f->mid[j];
-        g.p[j] = f->shape[j];
-    }
-    served(&g, x, a);
-    for (j = 0; j <= g.k; j++)
-        cost += a[j] * f->ns[j];
-    return cost;
-}
-
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                 struct hwmodel_fit *f)
 {

@@ -101,7 +101,4 @@ struct hwmodel_fit {
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                 struct hwmodel_fit *f);
 
-/* The model's cost at footprint x for a fit (the caller's own checks). */
-double hwmodel_cost(const struct hwmodel_fit *f, double x);
-
 #endif
