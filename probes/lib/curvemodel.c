@@ -157,6 +157,23 @@ static double fit_latencies(const struct points *pt, struct config *g)
     return g->chi2 = chi2;
 }
 
+/* Edge j's best steepness where it is: t keeps it, and its misfit is
+ * returned (HUGE_VAL when no steepness gives a fit that rises). */
+static double best_shape(const struct points *pt, struct config *t, size_t j)
+{
+    double most = HUGE_VAL, keep = t->p[j];
+    size_t s;
+    for (s = 0; s < SHAPES; s++) {
+        t->p[j] = shapes[s];
+        if (fit_latencies(pt, t) < most) {
+            most = t->chi2;
+            keep = shapes[s];
+        }
+    }
+    t->p[j] = keep;
+    return fit_latencies(pt, t);
+}
+
 /* The best place and shape for edge j of g, between its neighbours (and
  * within lo..hi), the others fixed; g keeps the best.  `step` is the
  * grid's factor. */
@@ -166,7 +183,6 @@ static void best_edge(const struct points *pt, struct config *g, size_t j,
     struct config best = *g, t = *g;
     double c, from = j > 0 ? g->c[j - 1] : lo,
               to = j + 1 < g->k ? g->c[j + 1] : hi;
-    size_t s;
     /* An octave either side of where it is: settle() moves it again. */
     double near_lo = g->c[j] / 2.0 > lo ? g->c[j] / 2.0 : lo,
            near_hi = g->c[j] * 2.0 < hi ? g->c[j] * 2.0 : hi;
@@ -175,12 +191,9 @@ static void best_edge(const struct points *pt, struct config *g, size_t j,
     for (; c <= near_hi * 1.0001; c *= step) {
         if (c <= from * 1.0001 || c >= to / 1.0001)
             continue;
-        for (s = 0; s < SHAPES; s++) {
-            t.c[j] = c;
-            t.p[j] = shapes[s];
-            if (fit_latencies(pt, &t) < best.chi2)
-                best = t;
-        }
+        t.c[j] = c;
+        if (best_shape(pt, &t, j) < best.chi2)
+            best = t;
     }
     *g = best;
 }
@@ -220,11 +233,9 @@ static void one_more(const struct points *pt, const struct config *g,
         double from = at > 0 ? g->c[at - 1] : 0.0,
                to = at < g->k ? g->c[at] : HUGE_VAL;
         for (c = lo; c <= hi * 1.0001; c *= step) {
-            size_t s;
             struct config here;
             if (c <= from * 1.0001 || c >= to / 1.0001)
                 continue;
-            here.chi2 = HUGE_VAL;
             t.k = g->k + 1;
             for (j = 0; j < t.k; j++) {
                 size_t from_j = j < at ? j : j - 1;
@@ -233,14 +244,10 @@ static void one_more(const struct points *pt, const struct config *g,
                 t.c[j] = g->c[from_j];
                 t.p[j] = g->p[from_j];
             }
-            for (s = 0; s < SHAPES; s++) {
-                t.c[at] = c;
-                t.p[at] = shapes[s];
-                if (fit_latencies(pt, &t) < here.chi2)
-                    here = t;
-            }
-            if (here.chi2 == HUGE_VAL)
+            t.c[at] = c;
+            if (best_shape(pt, &t, at) == HUGE_VAL)
                 continue;
+            here = t;
             /* Keep the best STARTS, no two new edges within an octave
              * in one place among the old. */
             for (k = 0; k < n; k++)
@@ -320,26 +327,14 @@ static void from_seeds(const struct points *pt, const double *seed,
         pick[j] = j;
     for (;;) {
         struct config g;
-        size_t s;
         g.k = k;
-        for (j = 0; j < k; j++)
-            g.c[j] = seed[pick[j]];
-        g.chi2 = HUGE_VAL;
         /* Each edge's steepness, one at a time, the others at 6. */
-        for (j = 0; j < k; j++)
-            g.p[j] = 6.0;
         for (j = 0; j < k; j++) {
-            struct config t = g;
-            double keep = 6.0, most = HUGE_VAL;
-            for (s = 0; s < SHAPES; s++) {
-                t.p[j] = shapes[s];
-                if (fit_latencies(pt, &t) < most) {
-                    most = t.chi2;
-                    keep = shapes[s];
-                }
-            }
-            g.p[j] = keep;
+            g.c[j] = seed[pick[j]];
+            g.p[j] = 6.0;
         }
+        for (j = 0; j < k; j++)
+            (void)best_shape(pt, &g, j);
         if (fit_latencies(pt, &g) < HUGE_VAL) {
             settle(pt, &g, lo, hi, step);
             if (g.chi2 < best->chi2)
@@ -409,7 +404,6 @@ static void edge_interval(const struct points *pt, const struct config *g,
     double limit_lo = j > 0 ? g->c[j - 1] : lo,
            limit_hi = j + 1 < g->k ? g->c[j + 1] : hi;
     struct config t = *g;
-    size_t s;
     int going;
     *from = *to = held(g->c[j], g->p[j]);
     for (going = 0; going < 2; going++) {
@@ -424,14 +418,9 @@ static void edge_interval(const struct points *pt, const struct config *g,
                              : held(limit_lo, shapes[0]);
                 break;
             }
-            for (s = 0; s < SHAPES; s++) {
-                t.c[j] = c;
-                t.p[j] = shapes[s];
-                if (fit_latencies(pt, &t) < best) {
-                    best = t.chi2;
-                    eff = held(c, shapes[s]);
-                }
-            }
+            t.c[j] = c;
+            best = best_shape(pt, &t, j);
+            eff = held(c, t.p[j]);
             if (best > g->chi2 + allow)
                 break;
             if (going ? eff > edge : eff < edge)

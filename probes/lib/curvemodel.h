@@ -1,29 +1,13 @@
 /* curvemodel.h - one model of a latency curve, fitted: the caches probe's
- * second method, against which hierarchy.c holds the stages' values
- * (docs/analysis.md, "The second method").
- *
- * A chain over a footprint x is served by the levels in turn: level k
- * holds a share s_k(x) = 1 / (1 + (x/c_k)^q_k) of it, half at c_k, its
- * steepness q_k soft (page colours that overflow some sets early, random
- * replacement that keeps a share falling as 1/x) or steep (a cycle
- * under LRU), and a load costs the latency of the nearest level that
- * holds it:
- *
- *     L(x) = sum_k (s_k(x) - s_{k-1}(x)) t[k],  s_0 = 0, s_{K+1} = 1,
- *
- * t[K] (the last) being memory's, or a level the curve never left.  For
- * given edges the model is linear in the latencies, which least squares
- * gives with their covariance; the edges and shapes are searched.
- *
- * The noise is the readings' own: at each footprint the spread of its
- * readings (page placements, repeats), a footprint read once taking the
- * curve's typical spread, never less than the model's own error
- * (HWMODEL_FLOOR).  The count of levels is the fewest that explain the
- * curve: a level more must lower the misfit by HWMODEL_EXPLAINS times
- * the noise left.  Every value has an interval (edges: the sizes a fit
- * no worse by HWMODEL_INTERVAL noise variances allows; latencies: two
- * standard errors).  Pure: arrays in, numbers out.  Tested in
- * tests/test-curvemodel.c.
+ * second method (docs/analysis.md, "The second method").  Level k holds
+ * a share s_k(x) = 1 / (1 + (x/c_k)^q_k) of a chain over footprint x
+ * (q soft for page colours or random replacement, steep for LRU), and a
+ * load costs the nearest holding level's latency:
+ *     L(x) = sum_k (s_k(x) - s_{k-1}(x)) t[k],  memory last.
+ * Given the edges, the latencies are least squares with their covariance;
+ * the edges are searched.  The noise is the readings' own spread, floored
+ * by the model's error; a level more must explain HWMODEL_EXPLAINS noise
+ * variances.  Every value has an interval.  Pure; tests/test-curvemodel.c.
  */
 #ifndef HWPROBE_CURVEMODEL_H
 #define HWPROBE_CURVEMODEL_H
