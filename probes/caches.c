@@ -543,7 +543,11 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
         hwp_absent("cache_levels", unknown);
     else {
         hwp_emit_int("cache_levels", (long long)caches);
-        note_agreement("cache_levels", h->agree, h->of, 0.0);
+        if (h->model[caches - 1])
+            hwp_note("cache_levels", "the levels the stages found, and one "
+                     "more the model of the curve reads past them");
+        else
+            note_agreement("cache_levels", h->agree, h->of, 0.0);
     }
     snprintf(fewer, sizeof fewer, "the chain found %zu cache level%s",
              caches, caches == 1 ? "" : "s");
@@ -574,8 +578,11 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
                                                          : h->why_l1);
         } else {
             hwp_emit_int(size_key[j], (long long)h->size[j]);
-            note_agreement(size_key[j], h->size_agree[j], h->size_of[j],
-                           h->size[j]);
+            if (h->model[j])
+                hwp_note(size_key[j], h->model[j]);
+            else
+                note_agreement(size_key[j], h->size_agree[j],
+                               h->size_of[j], h->size[j]);
         }
         if (latency_key[j])
             emit_cycles(latency_key[j],

@@ -436,6 +436,73 @@ static double losing(const struct hwmodel_fit *f, size_t k, double share)
                        : at * f->size_hi[k] / f->size[k];
 }
 
+/* The model's levels from `past` on lie beyond the stages' last cache
+ * and the model bears out every level the stages found: those levels are
+ * the model's alone (a guest's thin slice of a shared L3 is a level the
+ * stages' flat points never show).  One method alone must be clear of
+ * the mixes it could be: each level, at its interval's ends, at least
+ * HWHIER_ALONE_STEP slower than the one above, a level step faster than
+ * the next, and HWMODEL_APART larger than the level above in both
+ * readings.  They go in before memory, their values the model's; a
+ * value whose interval is wider than its tolerance is withheld with the
+ * interval as its reason, and the count with the levels' sizes. */
+static void adopt(const struct hwmodel_fit *f, size_t past,
+                  const struct hwhier_curves *c, struct hwhier_hierarchy *h,
+                  char *count, size_t len)
+{
+    static char text[HWHIER_MAX_LEVELS][160], lat[HWHIER_MAX_LEVELS][160],
+        note[HWHIER_MAX_LEVELS][120];
+    size_t add = f->caches - past, last = h->levels - 1, j, i;
+    int clear = h->levels + add <= HWHIER_MAX_LEVELS && !h->open
+                && h->known >= h->levels;
+    for (j = past; clear && j < f->caches; j++)
+        clear = f->ns_lo[j] >= HWHIER_ALONE_STEP * f->ns_hi[j - 1]
+                && f->ns_lo[j + 1] >= HWMODEL_STEP * f->ns_hi[j]
+                && f->size[j] >= HWMODEL_APART * f->size[j - 1]
+                && f->size[j] >= HWMODEL_APART * h->size[last - 1];
+    if (!clear) {
+        snprintf(count, len, "the model of the curve reads a level past the "
+                 "last one found (%.0f ns to %.0f KiB), too close to its "
+                 "neighbours to be its own: the count is not borne out", f->ns[past],
+                 f->size[past] / 1024.0);
+        h->why_count = count;
+        return;
+    }
+    h->ns[last + add] = h->ns[last];
+    h->at[last + add] = h->at[last];
+    h->why_size[last + add] = h->why_size[last];
+    h->why_lat[last + add] = h->why_lat[last];
+    for (j = last; j < last + add; j++) {
+        size_t k = past + (j - last);
+        h->size[j] = f->size[k];
+        h->size_agree[j] = h->size_of[j] = 0;
+        snprintf(note[j], sizeof note[j], "the model of the curve alone: "
+                 "%.0f-%.0f KiB, %.1f-%.1f ns", f->size_lo[k] / 1024.0,
+                 f->size_hi[k] / 1024.0, f->ns_lo[k], f->ns_hi[k]);
+        h->model[j] = note[j];
+        h->why_size[j] = h->why_lat[j] = NULL;
+        if (f->size_hi[k] > HWHIER_MODEL_WIDE_BYTES * f->size_lo[k]) {
+            snprintf(text[j], sizeof text[j], "the model of the curve reads "
+                     "a level at %.0f-%.0f KiB: too wide to write",
+                     f->size_lo[k] / 1024.0, f->size_hi[k] / 1024.0);
+            h->why_size[j] = text[j];
+            h->why_count = text[j];
+        }
+        h->ns[j] = f->ns[k];
+        if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k]) {
+            snprintf(lat[j], sizeof lat[j], "the model of the curve reads "
+                     "that level at %.1f-%.1f ns: too wide to write",
+                     f->ns_lo[k], f->ns_hi[k]);
+            h->why_lat[j] = lat[j];
+        }
+        for (i = 0; i + 1 < c->n && c->x[i] < f->size[k]; i++)
+            ;
+        h->at[j] = i;
+    }
+    h->levels += add;
+    h->known = h->levels;
+}
+
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h)
 {
@@ -443,7 +510,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     static char count[200], size[HWHIER_MAX_LEVELS][160],
         lat[HWHIER_MAX_LEVELS][160];
     struct hwmodel_fit f;
-    size_t caches = h->levels > 0 ? h->levels - 1 : 0, j, k;
+    size_t caches = h->levels > 0 ? h->levels - 1 : 0, j, k, past;
     if (h->levels < 2)
         return;
     model_curve(c, &m);
@@ -475,11 +542,23 @@ void hwhier_model_check(const struct hwhier_curves *c,
         if (f.ns[k] > HWMODEL_STEP * h->ns[caches - 1]
             && f.size[k] > h->size[caches - 1])
             break;
-    if (h->why_count == NULL && caches > 0 && k < f.caches) {
-        snprintf(count, sizeof count, "the model of the curve reads a "
-                 "level past the last one found (%.0f ns to %.0f KiB): the "
-                 "count is not borne out", f.ns[k],
-                 f.size[k] / 1024.0);
+    past = caches > 0 && k < f.caches ? k : f.caches;
+    /* A level more that explains between HWMODEL_UNSURE and
+     * HWMODEL_EXPLAINS noise variances is neither there nor ruled out:
+     * the count the model chose is not borne out. */
+    /* A model that misses the readings by more than twice their noise
+     * does not describe the curve: the count it implies is not known. */
+    if (f.scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE && h->why_count == NULL) {
+        snprintf(count, sizeof count, "the model of the curve misses the "
+                 "readings by %.1f times their noise: it does not describe "
+                 "the curve, and the count is not known", sqrt(f.scale));
+        h->why_count = count;
+    }
+    if (!f.count_known && h->why_count == NULL) {
+        snprintf(count, sizeof count, "the model of the curve cannot tell "
+                 "whether a level more lies past level %zu (it explains %.1f "
+                 "noise variances): the count is not known", f.caches + 1,
+                 f.gain_next);
         h->why_count = count;
     }
     for (j = 0; j < caches; j++) {
@@ -512,6 +591,19 @@ void hwhier_model_check(const struct hwhier_curves *c,
             h->why_lat[j] = lat[j];
         }
     }
+    if (past < f.caches && h->why_count == NULL)
+        adopt(&f, past, c, h, count, sizeof count);
+    /* Nor can it when the last cache loses the chain to memory over
+     * octaves: a soft edge and a level behind it (a thin slice of a
+     * shared or victim level, its share moving) read alike. */
+    if (f.shape[f.caches - 1] <= HWHIER_SOFT_LAST && h->why_count == NULL) {
+        snprintf(count, sizeof count, "the last cache loses the chain to "
+                 "memory over octaves (steepness %.1f in the model of the "
+                 "curve): a level behind it cannot be told from a soft "
+                 "edge, and the count is not known", f.shape[f.caches - 1]);
+        h->why_count = count;
+    }
+    caches = h->levels - 1;
     if (h->memory && h->ns[caches] > 0.0
         && !borne_out(h->ns[caches], f.ns_lo[f.caches], f.ns_hi[f.caches],
                       HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {

@@ -103,6 +103,8 @@ struct hwhier_hierarchy {
      * curvemodel.h, fitted to the same readings, does not bear it out
      * (hwhier_model_check); NULL where it does. */
     const char *why_size[HWHIER_MAX_LEVELS], *why_lat[HWHIER_MAX_LEVELS];
+    const char *model[HWHIER_MAX_LEVELS];  /* level j is the model's
+                                              alone: its intervals */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
@@ -142,6 +144,21 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 #define HWHIER_MODEL_SLACK 1.41
 #define HWHIER_MODEL_SLACK_NS 1.10
 #define HWHIER_MODEL_WIDE_NS 1.25
+/* A size's tolerance is 0.5 to 1.25 times the capacity (docs/values.md):
+ * an interval wider than 2.5 times its low end fits no capacity. */
+#define HWHIER_MODEL_WIDE_BYTES 2.5
+/* A cache level is at least three times slower than the one above on
+ * every machine we know of (an L3 or SLC under an L2, an eDRAM L4 under
+ * an L3); a level the model alone reads nearer than that may be a mix of
+ * its neighbours (a share of a level's misses caught by a small SLC). */
+#define HWHIER_ALONE_STEP 3.0
+/* A steepness at most this (random replacement, or a share that moves)
+ * spreads an edge over two octaves or more (curvemodel.h's q). */
+#define HWHIER_SOFT_LAST 3.0
+/* The model describes the curve while its misfit per point is within
+ * this many times the noise (the readings' spread, floored by the
+ * model's own error: curvemodel.h). */
+#define HWHIER_ADEQUATE 2.0
 
 /* The second method: the model of curvemodel.h, one fit of the whole
  * curve with the noise its readings show, against the stages' values.
