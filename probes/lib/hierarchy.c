@@ -181,6 +181,7 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
             h->why_count = "a cache past the last level found served part "
                            "of the chain: it ran faster than the levels "
                            "found can make it";
+            h->count_open = HWHIER_OPEN_PAST;
         }
     }
 }
@@ -511,6 +512,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
         lat[HWHIER_MAX_LEVELS][160];
     struct hwmodel_fit f;
     size_t caches = h->levels > 0 ? h->levels - 1 : 0, j, k, past;
+    const char *unmatched = NULL;
     if (h->levels < 2)
         return;
     model_curve(c, &m);
@@ -543,24 +545,20 @@ void hwhier_model_check(const struct hwhier_curves *c,
             && f.size[k] > h->size[caches - 1])
             break;
     past = caches > 0 && k < f.caches ? k : f.caches;
-    /* A level more that explains between HWMODEL_UNSURE and
-     * HWMODEL_EXPLAINS noise variances is neither there nor ruled out:
-     * the count the model chose is not borne out. */
-    /* A model that misses the readings by more than twice their noise
-     * does not describe the curve: the count it implies is not known. */
-    if (f.scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE && h->why_count == NULL) {
+    /* Where the model does not decide the count: a misfit over twice the
+     * noise (it does not describe the curve), or a level more explaining
+     * between HWMODEL_UNSURE and HWMODEL_EXPLAINS noise variances. */
+    if (f.scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
         snprintf(count, sizeof count, "the model of the curve misses the "
                  "readings by %.1f times their noise: it does not describe "
                  "the curve, and the count is not known", sqrt(f.scale));
-        h->why_count = count;
-    }
-    if (!f.count_known && h->why_count == NULL) {
+    else if (!f.count_known)
         snprintf(count, sizeof count, "the model of the curve cannot tell "
                  "whether a level more lies past level %zu (it explains %.1f "
                  "noise variances): the count is not known", f.caches + 1,
                  f.gain_next);
-        h->why_count = count;
-    }
+    else
+        count[0] = '\0';
     for (j = 0; j < caches; j++) {
         /* Level j of the stages against the model's level of that size. */
         for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
@@ -570,9 +568,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
             || !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
                           losing(&f, k, 0.5), HWHIER_MODEL_SLACK,
                           HUGE_VAL)) {
-            if (h->why_count == NULL)
-                h->why_count = "the model of the curve does not bear out "
-                               "every level found: the count is not known";
+            unmatched = "the model of the curve does not bear out every "
+                        "level found: the count is not known";
             snprintf(size[j], sizeof size[j], "%.0f KiB is not borne out by "
                      "the model of the curve (its level begins to lose the "
                      "chain at %.0f-%.0f KiB)", h->size[j] / 1024.0,
@@ -591,11 +588,23 @@ void hwhier_model_check(const struct hwhier_curves *c,
             h->why_lat[j] = lat[j];
         }
     }
-    if (past < f.caches && h->why_count == NULL)
+    /* The stages' count stands unquestioned, or open to a level past
+     * their last (HWHIER_OPEN_PAST); the model decides the rest: a level
+     * it reads past theirs goes in.  A model that reads none settles
+     * nothing: a cache serving a little of the chain everywhere (an L3
+     * that keeps a working set only after passes) makes no level of it. */
+    if (h->why_count != NULL && h->count_open != HWHIER_OPEN_PAST)
+        ;
+    else if (count[0] != '\0' || unmatched != NULL) {
+        if (h->why_count == NULL)
+            h->why_count = count[0] != '\0' ? count : unmatched;
+    } else if (past < f.caches) {
+        h->why_count = NULL;
         adopt(&f, past, c, h, count, sizeof count);
-    /* Nor can it when the last cache loses the chain to memory over
-     * octaves: a soft edge and a level behind it (a thin slice of a
-     * shared or victim level, its share moving) read alike. */
+    }
+    /* Nor is the count known when the last cache loses the chain to
+     * memory over octaves: a soft edge and a level behind it (a thin
+     * slice of a shared or victim level, its share moving) read alike. */
     if (f.shape[f.caches - 1] <= HWHIER_SOFT_LAST && h->why_count == NULL) {
         snprintf(count, sizeof count, "the last cache loses the chain to "
                  "memory over octaves (steepness %.1f in the model of the "
