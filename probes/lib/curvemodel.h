@@ -1,5 +1,5 @@
 /* curvemodel.h - one model of a latency curve, fitted: the caches probe's
- * second method (docs/analysis.md, "The second method").  Level k holds
+ * second method (docs/analysis.md, "The model").  Level k holds
  * a share s_k(x) = 1 / (1 + (x/c_k)^q_k) of a chain over footprint x
  * (q soft for page colours or random replacement, steep for LRU), and a
  * load costs the nearest holding level's latency:

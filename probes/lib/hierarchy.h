@@ -169,11 +169,12 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 #define HWHIER_ADEQUATE 2.0
 
 /* The second method: the model of curvemodel.h, one fit of the whole
- * curve with the noise its readings show, against the stages' values.
- * The count stands unless the model reads a level past the stages' last
- * cache, a level step slower, or lacks one of theirs; each size, latency
- * and memory must lie in the model's interval for it.  What the model
- * does not bear out is withheld, with both readings in the reason. */
+ * curve with the noise its readings show, against the stages' values
+ * (docs/analysis.md, "What is written").  Each size, latency and memory
+ * must lie in the model's interval for it; a level the model alone reads
+ * past the stages' last cache, clear of its neighbours, goes in; the
+ * count stands only where the model decides it too.  What is not borne
+ * out is withheld, with both readings in the reason. */
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h);
 
