@@ -18,6 +18,9 @@ int hwsim_on;
 #ifndef HWPROBE_NO_SIM
 
 #define EMPTY UINT64_MAX
+/* The tenant's lines and pages (hwsim_machine.tenant): tags no frame of
+ * the probe's makes, which lower levels never take in. */
+#define TENANT ((uint64_t)1 << 60)
 #define MAX_LEVELS HWSIM_MAX_LEVELS
 /* Sets of more ways than this (fully associative TLBs) are searched
  * through a hash of their tags rather than way by way. */
@@ -89,6 +92,7 @@ static struct {
     uint64_t tlb_vpn, xlat_vpn, xlat_pfn;  /* the last page seen */
     const struct hwsim_machine *m;
     double after_ns, after_mhz;            /* clock_after, until taken */
+    double tenant_phase;                   /* seconds into its period */
     int plain;                             /* HWSIM_PLAIN: no shortcuts */
 } S;
 
@@ -563,7 +567,7 @@ static void insert_known(int j, uint64_t va, uint64_t pa, double ready,
     }
     (void)assoc_insert(&l->a, set_of(l, va, pa), pa >> l->shift,
                        (va & mask) >> l->shift, ready, &old, &vold);
-    if (old != EMPTY)
+    if (old != EMPTY && !(old & TENANT))
         evicted(j, old << l->shift, vold << l->shift);
 }
 
@@ -775,12 +779,60 @@ double hwsim_now(void)
     return S.now * 1e-9;
 }
 
+/* Whether the tenant runs now: on for the first FRACTION of each period
+ * from its phase. */
+static int tenant_on(void)
+{
+    double period = S.m->tenant[1], t;
+    if (S.m->tenant[0] <= 0.0 || period <= 0.0)
+        return 0;
+    t = fmod(S.now * 1e-9 + S.tenant_phase, period);
+    return t < S.m->tenant[0] * period;
+}
+
+/* The tenant's loads: its lines in every L1 set and its pages in the
+ * first TLB level used again, taking ways and entries by the levels'
+ * own replacement, as a loop on the other hardware thread does. */
+static void tenant_touch(void)
+{
+    struct level *l = &S.lev[0];
+    struct assoc *t1 = &S.tlb[0];
+    size_t s, w, k, ways = (size_t)S.m->tenant[2];
+    size_t pages = (size_t)S.m->tenant[3];
+    uint64_t old, vold;
+    long e;
+    for (s = 0; s < l->a.sets; s++)
+        for (w = 0; w < ways; w++) {
+            uint64_t tag = TENANT | (s * ways + w);
+            if ((e = assoc_find(&l->a, s, tag)) >= 0)
+                assoc_touch(&l->a, (size_t)e);
+            else {
+                (void)assoc_insert(&l->a, s, tag, tag, 0.0, &old, &vold);
+                if (old != EMPTY && !(old & TENANT))
+                    evicted(0, old << l->shift, vold << l->shift);
+            }
+        }
+    for (k = 0; k < pages; k++) {
+        uint64_t vpn = TENANT | k;
+        size_t set = index_of(t1, vpn);
+        if ((e = assoc_find(t1, set, vpn)) >= 0)
+            assoc_touch(t1, (size_t)e);
+        else
+            (void)assoc_insert(t1, set, vpn, vpn, 0.0, &old, &vold);
+    }
+    S.tlb_vpn = EMPTY;
+}
+
 void hwsim_chase(void ***p, size_t n)
 {
     void **q = *p;
     double t0 = S.now;
-    size_t i;
+    size_t i, every = tenant_on() ? S.lev[0].a.sets : 0;
     for (i = 0; i < n; i++) {
+        /* The tenant's loop goes round its lines about as often as the
+         * chain comes back to a set. */
+        if (every && i % every == 0)
+            tenant_touch();
         /* The host's own miss on the chain is most of the simulator's
          * time: the next link is fetched while this load is simulated. */
         void **next = (void **)*q;
@@ -945,6 +997,7 @@ static const struct {
     { "prefetch_queue", offsetof(struct hwsim_machine, queue), 1 },
     { "prefetch_trigger", offsetof(struct hwsim_machine, trigger), 1 },
     { "clock_after", offsetof(struct hwsim_machine, clock_after), 2 },
+    { "tenant", offsetof(struct hwsim_machine, tenant), 4 },
     { NULL, 0, 0 } };
 
 /* One "key = value" of the file. */
@@ -1033,6 +1086,12 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
         return invalid(ps, "clock_after is SECONDS MHZ, neither below 0");
     if (m->noise >= 1.0)
         return invalid(ps, "noise is a fraction, under 1");
+    if (m->tenant[0] > 1.0 || (m->tenant[0] > 0.0 && m->tenant[1] <= 0.0)
+        || m->tenant[2] != floor(m->tenant[2])
+        || m->tenant[2] >= m->level[0].ways || m->tenant[3] >= m->tlb[0][0])
+        return invalid(ps, "tenant is FRACTION PERIOD L1_WAYS TLB_ENTRIES: a "
+                           "fraction of a period over 0 s, fewer ways and "
+                           "entries than the L1 and first TLB level have");
     for (j = 0; j < m->levels; j++) {
         const struct hwsim_level *l = &m->level[j];
         if (l->bytes == 0.0)
@@ -1134,6 +1193,8 @@ static void build(const struct hwsim_machine *m)
         S.fkeys[j] = rnd();
     S.tlb_vpn = S.xlat_vpn = EMPTY;
     S.next_canon = (uint64_t)1 << 40;
+    if (m->tenant[0] > 0.0)
+        S.tenant_phase = uniform() * m->tenant[1];
 }
 
 void hwsim_start(const char *probe)

@@ -37,6 +37,10 @@ struct hwsim_machine {
     int prefetch;
     double timer_ns, queue, trigger;  /* this project's own keys */
     double clock_after[2];     /* seconds into a probe, mhz from then */
+    /* A program on the core's other hardware thread: on for FRACTION of
+     * every PERIOD seconds, it keeps L1_WAYS ways of every L1 set and
+     * TLB_ENTRIES entries of the first TLB level.  0 0 0 0: none. */
+    double tenant[4];          /* FRACTION PERIOD L1_WAYS TLB_ENTRIES */
 };
 /* Parse FILE into *m; 0, or -1 with the reason (naming the line) in err. */
 int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
