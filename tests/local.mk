@@ -59,7 +59,8 @@ EXTRA_DIST += tests/replay.test tests/data
 # more machine files (held out of the corpus) to run the same way.
 check_PROGRAMS += tests/sim-truth
 TESTS += tests/simulated.test
-EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate
+EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate \
+	build-aux/compare-curves
 
 # How long the test scripts took (tests/setup.sh writes it to each log),
 # the slowest first, after the summary: docs/probes.md states the budget.
