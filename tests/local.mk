@@ -32,7 +32,7 @@ tests/project/configure: $(downstream_files:%=$(srcdir)/%) $(srcdir)/m4/ax_hwpar
 	fi
 clean-local: clean-local-tests
 clean-local-tests:
-	rm -rf tests/project
+	rm -rf tests/project tests/compile-cache
 .PHONY: clean-local-tests
 
 shell_tests = \
@@ -40,7 +40,8 @@ shell_tests = \
 	tests/presets.test tests/faults.test tests/cache.test tests/cross.test \
 	tests/runner.test tests/qemu.test tests/musl.test \
 	tests/clock.test tests/machine.test tests/measured.test tests/serial.test \
-	tests/keys.test tests/inputs.test tests/values.test tests/tsan.test
+	tests/keys.test tests/inputs.test tests/values.test tests/tsan.test \
+	tests/compile-cache.test
 TESTS += $(shell_tests)
 EXTRA_DIST += $(shell_tests)
 

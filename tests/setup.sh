@@ -15,6 +15,11 @@ test_started=$(date +%s)
 # The time each test took goes to its log; make check prints the slowest.
 trap 'st=$?; rm -rf "$tmp"; alone_free;
   echo "# test time: $(($(date +%s) - test_started)) s"; exit $st' EXIT
+# The configures a test runs keep their compiled probes in the build
+# tree, never in the user's cache, and share them (the compile cache:
+# tests/compile-cache.test).
+HWPARAMS_CACHE_DIR=$top_builddir/tests/compile-cache
+export HWPARAMS_CACHE_DIR
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 hard_error() { echo "ERROR: $*" >&2; exit 99; }

@@ -16,9 +16,10 @@
 #   a warning and a labelled fallback; invalid input stops configure.
 #
 #   The modes (--with-hwparams=measure|installed|portable), presets
-#   (hw_cv_KEY=VALUE), -C, cross builds (HWPARAMS_RUN), hwparams-dumps/ and
-#   the test hooks (HWPARAMS_PROBES, HWPARAMS_INJECT): hwparams'
-#   docs/configure.md.  This file is self-contained (the probe sources are
+#   (hw_cv_KEY=VALUE), -C, cross builds (HWPARAMS_RUN), the compile cache
+#   (HWPARAMS_CACHE_DIR, --disable-hwparams-cache: the probes compiled once
+#   for each compiler and set of flags), hwparams-dumps/ and the test
+#   hooks (HWPARAMS_PROBES, HWPARAMS_INJECT): hwparams' docs/configure.md.  This file is self-contained (the probe sources are
 #   embedded) and generated from hwparams' sources: edit those, not this.
 
 # LICENSE

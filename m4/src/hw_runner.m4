@@ -328,6 +328,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   # under another name, and the one program finds a probe by its name.
   hw_one=no
   test -n "$hw_run" || hw_one=yes
+  # Compiled once per compiler, flags and sources, natively
+  # (hw_fn_cache_key); a configure through a runner always compiles.
+  AS_IF([test $hw_one = yes], [hw_fn_cache_key], [hw_cache_entry=])
+  AS_IF([hw_fn_cache_load],
+    [: >$hw_probe_dir/lib.ok
+     return 0])
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
   # A lane's step starts where its last one ended (hw_now).
   for hw_lane in 1 2; do
@@ -358,9 +364,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
      hw_why="does not build: its library fails with $CC $hw_probe_cflags (see config.log)"
      return 1])
   AS_IF([test $hw_one = yes],
-    [hw_fn_link_one
+    [hw_compile_note="compiled here"
+     hw_fn_link_one
      : >$hw_probe_dir/lib.ok
      return 0])
+  hw_compile_note="compiled here"
   # Through a runner, every probe linked ahead on its own, in the same two
   # lanes, a threaded one with the thread flag; one whose own flags change
   # what is compiled is built again at its turn.  Each is asked its inputs
@@ -380,6 +388,101 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   done
   wait
   : >$hw_probe_dir/lib.ok])
+AS_REQUIRE_SHELL_FN([hw_fn_cache_key],
+  [AS_FUNCTION_DESCRIBE([hw_fn_cache_key], [],
+    [Set hw_cache_entry to the compile cache's directory for the probes
+     whose sources are in $hw_probe_dir, as this compiler builds them
+     with these flags; empty when the cache is off or no hash tool is
+     found.])],
+[# The key is a hash of everything that reaches a probe's code: the
+  # sources, the compiler (its version and the file it is), every flag,
+  # the libraries, the host, and the macro's own version and serial (the
+  # serial rises with every change to this recipe).  A compiler or a
+  # flag that changes makes another key, never a stale hit.
+  hw_cache_entry=
+  test -n "$hw_cache_root" || return 0
+  hw_hash=
+  for hw_h in sha256sum md5sum cksum; do
+    (echo | $hw_h) >/dev/null 2>&1 && { hw_hash=$hw_h; break; }
+  done
+  test -n "$hw_hash" || return 0
+  set dummy $CC
+  hw_cc_path=`command -v "$[2]" 2>/dev/null`
+  hw_key=`{
+    echo "hwparams _HW_VERSION serial _HW_SERIAL"
+    echo "$CC | $CPPFLAGS | $hw_probe_cflags | $hw_opt_flags | $hw_light_flags | $hw_keep_opt_flags | $hw_probe_ldflags | $LIBS | $HW_LIBM | $HW_PTHREAD | $hw_timed_lib | $ac_objext | $ac_exeext | $host"
+    $CC --version 2>&1
+    test -z "$hw_cc_path" || ls -lL "$hw_cc_path" 2>&1
+    for hw_f in \`find $hw_probe_dir -type f | LC_ALL=C sort\`; do
+      echo "$hw_f"
+      cat "$hw_f"
+    done
+  } | $hw_hash | $AWK '{ print $[2] == "-" ? $[1] : $[1] "-" $[2] }'`
+  hw_cache_entry=$hw_cache_root/$hw_key])
+AS_REQUIRE_SHELL_FN([hw_fn_cache_load],
+  [AS_FUNCTION_DESCRIBE([hw_fn_cache_load], [],
+    [Put the probes of $hw_cache_entry in $hw_probe_dir, as compiling
+     and linking them would; fail when there are none, or they do not
+     run here (then the entry goes).])],
+[test -n "$hw_cache_entry" && test -f "$hw_cache_entry/ok" || return 1
+  hw_fn_now
+  hw_t=$hw_now
+  hw_names=
+  AS_IF([cp "$hw_cache_entry/probes$ac_exeext" "$hw_cache_entry/unit-timed.$ac_objext" \
+           "$hw_cache_entry/unit-setup.$ac_objext" $hw_probe_dir/lib/ 2>/dev/null &&
+         hw_names=`cat "$hw_cache_entry/names"` && test -n "$hw_names"],
+    [for hw_f in "$hw_cache_entry"/*.code; do
+       test ! -f "$hw_f" || cp "$hw_f" $hw_probe_dir/
+     done
+     hw_fn_name_probes
+     set dummy $hw_names
+     # A probe that names its keys shows the program runs here.
+     AS_IF([test -n "`$hw_probe_dir/$[2]$ac_exeext -k 2>/dev/null`"],
+       [AS_ECHO(["$as_me: the probes from the compile cache: $hw_cache_entry"]) >&AS_MESSAGE_LOG_FD
+        hw_compile_note="taken from the compile cache ($hw_cache_entry)"
+        hw_fn_log_time cache probes $hw_t
+        return 0])])
+  AS_ECHO(["$as_me: the compile cache's $hw_cache_entry does not run here: removed, compiling"]) >&AS_MESSAGE_LOG_FD
+  rm -rf "$hw_cache_entry" $hw_probe_dir/lib/probes$ac_exeext
+  return 1])
+AS_REQUIRE_SHELL_FN([hw_fn_cache_store],
+  [AS_FUNCTION_DESCRIBE([hw_fn_cache_store], [],
+    [Keep the probes just linked as one program in $hw_cache_entry.])],
+[test -n "$hw_cache_entry" && test -f $hw_probe_dir/lib/probes$ac_exeext ||
+    return 0
+  # Written aside and renamed: a configure beside this one sees the
+  # entry whole or not at all.  Whichever stores first stays.
+  hw_tmp=$hw_cache_entry.new$$
+  rm -rf "$hw_tmp"
+  AS_IF([mkdir -p "$hw_cache_root" 2>/dev/null && mkdir "$hw_tmp" 2>/dev/null &&
+         cp $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/lib/unit-timed.$ac_objext \
+           $hw_probe_dir/lib/unit-setup.$ac_objext "$hw_tmp/" &&
+         echo "$hw_names" >"$hw_tmp/names"],
+    [for hw_f in $hw_probe_dir/*.code; do
+       test ! -f "$hw_f" || cp "$hw_f" "$hw_tmp/"
+     done
+     : >"$hw_tmp/ok"
+     test -d "$hw_cache_entry" || mv "$hw_tmp" "$hw_cache_entry" 2>/dev/null
+     test -d "$hw_tmp" ||
+       hw_compile_note="$hw_compile_note, and kept in the compile cache ($hw_cache_entry)"],
+    [AS_ECHO(["$as_me: cannot write the compile cache $hw_cache_root"]) >&AS_MESSAGE_LOG_FD])
+  rm -rf "$hw_tmp"])
+AS_REQUIRE_SHELL_FN([hw_fn_name_probes],
+  [AS_FUNCTION_DESCRIBE([hw_fn_name_probes], [],
+    [Give the one program in $hw_probe_dir/lib each name of $hw_names,
+     and ask each probe its inputs.])],
+[for hw_p in $hw_names; do
+    rm -f $hw_probe_dir/$hw_p$ac_exeext
+    ln $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext 2>/dev/null ||
+      cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext
+    # Asked its inputs here, natively (hw_fn_probe_inputs).
+    hw_ask=yes
+    test -z "${HWPARAMS_PROBES+set}" ||
+      AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_p "*], [], [hw_ask=no])
+    test $hw_ask = no ||
+      $hw_probe_dir/$hw_p$ac_exeext -i >$hw_probe_dir/$hw_p.inputs 2>&AS_MESSAGE_LOG_FD ||
+      rm -f $hw_probe_dir/$hw_p.inputs
+  done])
 AS_REQUIRE_SHELL_FN([hw_fn_link_one],
   [AS_FUNCTION_DESCRIBE([hw_fn_link_one], [],
     [Link every probe compiled ahead into one program that runs the probe
@@ -424,18 +527,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_link_one],
   hw_cmd="$CC $CPPFLAGS $hw_probe_cflags $hw_light_flags $hw_link_all -o $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/lib/probes.c$hw_objs $hw_probe_dir/lib/unit-timed.$ac_objext $hw_probe_dir/lib/unit-setup.$ac_objext $hw_probe_ldflags $LIBS $HW_LIBM"
   AS_ECHO(["$as_me: $hw_cmd"]) >&AS_MESSAGE_LOG_FD
   AS_IF([eval "$hw_cmd" >&AS_MESSAGE_LOG_FD 2>&1],
-    [for hw_p in $hw_names; do
-       rm -f $hw_probe_dir/$hw_p$ac_exeext
-       ln $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext 2>/dev/null ||
-         cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext
-       # Asked its inputs here, natively (hw_fn_probe_inputs).
-       hw_ask=yes
-       test -z "${HWPARAMS_PROBES+set}" ||
-         AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_p "*], [], [hw_ask=no])
-       test $hw_ask = no ||
-         $hw_probe_dir/$hw_p$ac_exeext -i >$hw_probe_dir/$hw_p.inputs 2>&AS_MESSAGE_LOG_FD ||
-         rm -f $hw_probe_dir/$hw_p.inputs
-     done],
+    [hw_fn_name_probes
+     hw_fn_cache_store],
     [AS_ECHO(["$as_me: the probes as one program failed to link; each is built at its turn"]) >&AS_MESSAGE_LOG_FD])
   hw_fn_log_time link probes $hw_t])
 AS_REQUIRE_SHELL_FN([hw_fn_exec],
@@ -753,6 +846,8 @@ AC_CONFIG_COMMANDS_POST(
 [AC_MSG_NOTICE([hwparams ($hw_mode mode${hw_run:+, on the target through HWPARAMS_RUN}): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
 hw_probe_seconds=`$AWK "BEGIN { printf \"%.2f\", $hw_probe_seconds }"`
 AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
+AS_IF([test -n "$hw_compile_note"],
+  [AC_MSG_NOTICE([hwparams: the probes were $hw_compile_note])])
 AS_IF([test -n "$hw_fallback_keys"],
   [AC_MSG_NOTICE([hwparams: fallbacks (see the warnings above):$hw_fallback_keys])])
 _HW_SUMMARY
@@ -912,6 +1007,16 @@ AS_CASE([$with_hwparams],
   [no|portable], [hw_mode=portable],
   [installed], [hw_mode=installed],
   [AC_MSG_ERROR([--with-hwparams=$with_hwparams: MODE must be measure, installed or portable])])
+AC_ARG_ENABLE([hwparams-cache],
+  [AS_HELP_STRING([--disable-hwparams-cache],
+    [compile the probes on every configure; by default they are compiled
+     once for each compiler, set of flags and hwparams version, and kept
+     in HWPARAMS_CACHE_DIR for every project on this machine (never when
+     cross-compiling)])],
+  [], [enable_hwparams_cache=yes])
+AC_ARG_VAR([HWPARAMS_CACHE_DIR],
+  [where the probes compiled once are kept (default:
+   $XDG_CACHE_HOME/hwparams, else ~/.cache/hwparams)])
 AC_ARG_VAR([HWPARAMS_RUN],
   [when cross-compiling, a command that runs a probe on the target, called
    as "$HWPARAMS_RUN PROBE ARGS...": e.g. "qemu-aarch64 -L
@@ -948,6 +1053,17 @@ AS_IF([test "x$GCC" = xyes],
   [hw_opt_flags= hw_light_flags= hw_keep_opt_flags=])
 _HW_PROBE_FLAGS
 hw_probe_dir=conftest.hwp
+hw_compile_note=
+# The compile cache: a directory of the user's own (hw_fn_cache_key).
+AS_CASE([$enable_hwparams_cache],
+  [yes], [],
+  [no], [HWPARAMS_CACHE_DIR=],
+  [AC_MSG_ERROR([--enable-hwparams-cache=$enable_hwparams_cache: say yes or no (HWPARAMS_CACHE_DIR names the directory)])])
+hw_cache_root=
+AS_IF([test "x$enable_hwparams_cache" = xyes],
+  [AS_IF([test -n "$HWPARAMS_CACHE_DIR"], [hw_cache_root=$HWPARAMS_CACHE_DIR],
+     [test -n "$XDG_CACHE_HOME"], [hw_cache_root=$XDG_CACHE_HOME/hwparams],
+     [test -n "$HOME"], [hw_cache_root=$HOME/.cache/hwparams])])
 # Kept after configure (make distclean removes it), unlike conftest.hwp.
 hw_dump_dir=hwparams-dumps
 hw_probe_inputs=
