@@ -2,7 +2,8 @@
 probe_lib_sources = \
 	probes/lib/hwprobe.h probes/lib/probe.c probes/lib/timer.c \
 	probes/lib/sample.c probes/lib/analysis.h probes/lib/analysis.c \
-	probes/lib/sim.h probes/lib/sim.c \
+	probes/lib/sim.h probes/lib/sim.c probes/lib/backend.h probes/lib/backend.c \
+	probes/lib/random.c \
 	probes/lib/tlbcost.h probes/lib/tlbcost.c \
 	probes/lib/clock.h probes/lib/clock.c
 probe_sources = probes/timer.c probes/clock.c

@@ -1,7 +1,7 @@
 /* chain.c - pointer-chase reference strings (see chain.h). */
 #include "chain.h"
 #include "hwprobe.h"
-#include "sim.h"
+#include "backend.h"
 
 #include <stdlib.h>
 
@@ -15,8 +15,8 @@ double hwchain_chase(void *walk, long reps)
     void **p = w->p;
     double t0 = hwp_now(), t1;
     long i;
-    if (hwsim_on) {
-        hwsim_chase(&w->p, (size_t)reps * HWCHAIN_UNROLL);
+    if (hwbe_model != NULL) {
+        hwbe_model->chase(&w->p, (size_t)reps * HWCHAIN_UNROLL);
         return hwp_now() - t0;
     }
     for (i = reps; i > 0; i--) {
@@ -33,8 +33,8 @@ void hwchain_touch(struct hwchain_walk *w, size_t n)
 {
     void **p = w->p;
     size_t i;
-    if (hwsim_on) {
-        hwsim_chase(&w->p, n);
+    if (hwbe_model != NULL) {
+        hwbe_model->chase(&w->p, n);
         return;
     }
     for (i = 0; i < n; i++)

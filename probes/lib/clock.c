@@ -1,7 +1,7 @@
 /* clock.c - the core's own clock (see clock.h). */
 #include "clock.h"
 #include "analysis.h"
-#include "sim.h"
+#include "backend.h"
 
 /* Falling from label to label is the point of the construction.  (The
  * library is compiled as one unit in configure: what this file sets, it
@@ -38,8 +38,8 @@ double hwclock_adds(void *ctx, long reps)
         ADD256
         if (--i > 0)
             goto loop;
-        if (hwsim_on)
-            hwsim_cycles((double)reps * HWCLOCK_UNROLL);
+        if (hwbe_model != NULL)
+            hwbe_model->cycles((double)reps * HWCLOCK_UNROLL);
         te = hwp_now();
     }
     clock_v0 = p0;

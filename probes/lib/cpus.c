@@ -9,7 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cpus.h"
 #include "analysis.h"
-#include "sim.h"
+#include "backend.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,7 +85,7 @@ void hwcpu_load_start(struct hwcpu_load *l)
 double hwcpu_load_others(const struct hwcpu_load *l)
 {
     double busy = seconds_busy(), own = seconds_own();
-    if (hwsim_on)
+    if (hwbe_model != NULL)
         return 0.0; /* a simulated machine has no neighbours */
     double wall = seconds_now() - l->wall, others;
     if (l->busy < 0.0 || busy < 0.0 || l->own < 0.0 || own < 0.0

@@ -3,7 +3,7 @@
 #define _DEFAULT_SOURCE 1
 #include "memory.h"
 #include "hwprobe.h"
-#include "sim.h"
+#include "backend.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,8 +16,8 @@
 size_t hwmem_os_page(void)
 {
     long p;
-    if (hwsim_on)
-        return hwsim_page();
+    if (hwbe_model != NULL)
+        return hwbe_model->page();
     p = sysconf(_SC_PAGESIZE);
     return p > 0 ? (size_t)p : 4096;
 }
@@ -51,8 +51,8 @@ char *hwmem_alloc(size_t bytes, size_t align, int hugepage)
     if (hugepage)
         hwmem_hugepage_hint(m, bytes);
     memset(m, 0, bytes);
-    if (hwsim_on)
-        hwsim_map(m, bytes);
+    if (hwbe_model != NULL)
+        hwbe_model->map(m, bytes);
     return m;
 }
 
@@ -67,16 +67,16 @@ char *hwmem_reserve(size_t bytes, size_t align)
      * be sparse, nor its memory bounded by the pages it touches. */
     (void)madvise(m, bytes, MADV_NOHUGEPAGE);
 #endif
-    if (hwsim_on)
-        hwsim_map(m, bytes);
+    if (hwbe_model != NULL)
+        hwbe_model->map(m, bytes);
     return m;
 }
 
 void hwmem_free(char *base, size_t bytes)
 {
     (void)bytes;
-    if (hwsim_on)
-        hwsim_unmap(base);
+    if (hwbe_model != NULL)
+        hwbe_model->unmap(base);
     free(base);
 }
 
@@ -127,9 +127,9 @@ int hwmem_alias_map(struct hwmem_alias *a, size_t pool_bytes, size_t span_bytes)
     }
     a->sparse = m;
     memset(a->dense, 0, pool_bytes);
-    if (hwsim_on) {
-        hwsim_map(a->dense, pool_bytes);
-        hwsim_map(a->sparse, a->span);
+    if (hwbe_model != NULL) {
+        hwbe_model->map(a->dense, pool_bytes);
+        hwbe_model->map(a->sparse, a->span);
     }
     return 0;
 }
@@ -152,21 +152,21 @@ int hwmem_alias_repeat(struct hwmem_alias *a, size_t period_bytes,
             return -1;
     a->period = period_bytes;
     a->used = at;
-    if (hwsim_on)
-        hwsim_alias(a->sparse, a->dense, period_bytes);
+    if (hwbe_model != NULL)
+        hwbe_model->alias(a->sparse, a->dense, period_bytes);
     return 0;
 }
 
 void hwmem_alias_free(struct hwmem_alias *a)
 {
     if (a->sparse != NULL) {
-        if (hwsim_on)
-            hwsim_unmap(a->sparse);
+        if (hwbe_model != NULL)
+            hwbe_model->unmap(a->sparse);
         munmap(a->sparse, a->span);
     }
     if (a->dense != NULL) {
-        if (hwsim_on)
-            hwsim_unmap(a->dense);
+        if (hwbe_model != NULL)
+            hwbe_model->unmap(a->dense);
         munmap(a->dense, a->pool);
     }
     if (a->fd >= 0)
@@ -191,8 +191,8 @@ static uint64_t sum_words(const uint64_t *p, size_t n)
 
 uint64_t hwmem_read_words(const uint64_t *p, size_t n)
 {
-    if (hwsim_on)
-        hwsim_stream(p, n * sizeof *p, sizeof *p);
+    if (hwbe_model != NULL)
+        hwbe_model->stream(p, n * sizeof *p, sizeof *p);
     return sum_words(p, n);
 }
 
@@ -201,8 +201,8 @@ uint64_t hwmem_read_pages(const char *base, const size_t *order, size_t n,
 {
     uint64_t s = 0;
     size_t k;
-    for (k = 0; k < n && hwsim_on; k++)
-        hwsim_stream(base + order[k] * page, page, sizeof(uint64_t));
+    for (k = 0; k < n && hwbe_model != NULL; k++)
+        hwbe_model->stream(base + order[k] * page, page, sizeof(uint64_t));
     for (k = 0; k < n; k++)
         s += sum_words((const uint64_t *)(base + order[k] * page),
                        page / sizeof(uint64_t));
@@ -212,8 +212,8 @@ uint64_t hwmem_read_pages(const char *base, const size_t *order, size_t n,
 void hwmem_write_words(uint64_t *p, size_t n, uint64_t v)
 {
     size_t i;
-    if (hwsim_on)
-        hwsim_stream(p, n * sizeof *p, sizeof *p);
+    if (hwbe_model != NULL)
+        hwbe_model->stream(p, n * sizeof *p, sizeof *p);
     for (i = 0; i < n; i++)
         p[i] = v;
 }
@@ -222,9 +222,9 @@ void hwmem_copy_words(uint64_t *dst, const uint64_t *src, size_t n)
 {
     uint64_t k = v_zero;
     size_t i;
-    if (hwsim_on) {
-        hwsim_stream(src, n * sizeof *src, sizeof *src);
-        hwsim_stream(dst, n * sizeof *dst, sizeof *dst);
+    if (hwbe_model != NULL) {
+        hwbe_model->stream(src, n * sizeof *src, sizeof *src);
+        hwbe_model->stream(dst, n * sizeof *dst, sizeof *dst);
     }
     for (i = 0; i < n; i++)
         dst[i] = src[i] ^ k;
@@ -234,8 +234,8 @@ uint64_t hwmem_touch_words(const uint64_t *p, size_t n, size_t step)
 {
     uint64_t a = 0;
     size_t i;
-    if (hwsim_on)
-        hwsim_stream(p, n * sizeof *p, step * sizeof *p);
+    if (hwbe_model != NULL)
+        hwbe_model->stream(p, n * sizeof *p, step * sizeof *p);
     for (i = 0; i < n; i += step)
         a += p[i];
     return a;

@@ -1,7 +1,7 @@
 /* probe.c - options, output and exit conventions shared by every probe. */
 #define _POSIX_C_SOURCE 200809L
 #include "hwprobe.h"
-#include "sim.h"
+#include "backend.h"
 #include "cpus.h"
 
 #include <math.h>
@@ -231,7 +231,7 @@ static void dump_header(int argc, char **argv)
 static void pin_fastest(void)
 {
     const struct hwcpu_kinds *k;
-    if (replay_file != NULL || hwsim_on)
+    if (replay_file != NULL || hwbe_model != NULL)
         return;
     k = hwcpu_pin_fastest();
     if (k->cpu >= 0)
@@ -260,7 +260,7 @@ void hwp_init(int argc, char **argv, const char *name,
             puts(keys[i]);
         exit(fflush(stdout) == 0 ? 0 : 1);
     }
-    hwsim_start(name);
+    hwbe_start(name);
     started = hwp_now();
     hwcpu_load_start(&load_since_init);
     for (i = 1; i < argc; i++)
@@ -450,22 +450,3 @@ int hwp_finish(void)
 double hwp_elapsed(void) { return hwp_now() - started; }
 double hwp_budget_left(void) { return budget - hwp_elapsed(); }
 
-uint64_t hwp_rand(uint64_t *state)
-{
-    uint64_t x = *state ? *state : 0x9E3779B97F4A7C15u;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *state = x;
-}
-
-void hwp_shuffle(size_t *v, size_t n, uint64_t *state)
-{
-    size_t i;
-    for (i = n; i > 1; i--) {
-        size_t j = (size_t)(hwp_rand(state) % i);
-        size_t t = v[i - 1];
-        v[i - 1] = v[j];
-        v[j] = t;
-    }
-}

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hwsim_on;
 
 #ifndef HWPROBE_NO_SIM
 
@@ -91,6 +90,7 @@ static struct {
     uint64_t fnext, fkeys[4];
     uint64_t tlb_vpn, xlat_vpn, xlat_pfn;  /* the last page seen */
     const struct hwsim_machine *m;
+    const char *probe;                     /* its name, for messages */
     double after_ns, after_mhz;            /* clock_after, until taken */
     double tenant_phase;                   /* seconds into its period */
     int plain;                             /* HWSIM_PLAIN: no shortcuts */
@@ -129,8 +129,11 @@ static uint64_t mix(uint64_t x)
 static void *zalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
-    if (p == NULL)
-        hwp_skip("out of memory for the simulated machine");
+    if (p == NULL) {
+        fprintf(stderr, "%s: cannot measure here: out of memory for the "
+                "simulated machine\n", S.probe);
+        exit(77);
+    }
     return p;
 }
 
@@ -769,7 +772,7 @@ static void set_clock(double mhz)
         S.lev[j].ns = S.m->level[j].cycles * S.cycle_ns;
 }
 
-double hwsim_now(void)
+static double hwsim_now(void)
 {
     S.now += S.timer_ns;
     if (S.after_mhz > 0.0 && S.now >= S.after_ns) {
@@ -823,7 +826,7 @@ static void tenant_touch(void)
     S.tlb_vpn = EMPTY;
 }
 
-void hwsim_chase(void ***p, size_t n)
+static void hwsim_chase(void ***p, size_t n)
 {
     void **q = *p;
     double t0 = S.now;
@@ -848,7 +851,7 @@ void hwsim_chase(void ***p, size_t n)
     *p = q;
 }
 
-void hwsim_stream(const void *p, size_t bytes, size_t step)
+static void hwsim_stream(const void *p, size_t bytes, size_t step)
 {
     const char *c = p;
     double t0 = S.now;
@@ -860,14 +863,14 @@ void hwsim_stream(const void *p, size_t bytes, size_t step)
     S.now = t0 + (S.now - t0) * jitter();
 }
 
-void hwsim_cycles(double n)
+static void hwsim_cycles(double n)
 {
     S.now += n * S.cycle_ns * jitter();
 }
 
-size_t hwsim_page(void) { return S.page; }
+static size_t hwsim_page(void) { return S.page; }
 
-void hwsim_map(const void *base, size_t bytes)
+static void hwsim_map(const void *base, size_t bytes)
 {
     const uint64_t gib = (uint64_t)1 << 30;
     if (S.nmap == sizeof S.map / sizeof S.map[0])
@@ -880,7 +883,7 @@ void hwsim_map(const void *base, size_t bytes)
     S.next_canon += (bytes + 2 * gib - 1) / gib * gib;
 }
 
-void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes)
+static void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes)
 {
     size_t i;
     for (i = 0; i < S.nmap; i++)
@@ -891,7 +894,7 @@ void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes)
         }
 }
 
-void hwsim_unmap(const void *base)
+static void hwsim_unmap(const void *base)
 {
     size_t i;
     for (i = 0; i < S.nmap; i++)
@@ -1197,13 +1200,17 @@ static void build(const struct hwsim_machine *m)
         S.tenant_phase = uniform() * m->tenant[1];
 }
 
-void hwsim_start(const char *probe)
+const struct hwbe *hwsim_start(const char *probe)
 {
     static struct hwsim_machine m;
+    static const struct hwbe model = { hwsim_now, hwsim_chase, hwsim_stream,
+                                       hwsim_cycles, hwsim_page, hwsim_map,
+                                       hwsim_unmap, hwsim_alias };
     const char *file = getenv("HWPARAMS_SIMULATE");
     char err[512];
     if (file == NULL || *file == '\0')
-        return;
+        return NULL;
+    S.probe = probe;
     if (hwsim_parse(file, &m, err, sizeof err) < 0) {
         fprintf(stderr, "%s: HWPARAMS_SIMULATE: %s\n", probe, err);
         exit(2);
@@ -1213,14 +1220,14 @@ void hwsim_start(const char *probe)
      * give what the plain model gives, load for load: tests/simulated.test
      * runs machines both ways and compares their dumps. */
     S.plain = getenv("HWSIM_PLAIN") != NULL;
-    hwsim_on = 1;
     fprintf(stderr, "%s: simulated: %s (%s)\n", probe, m.name, file);
+    return &model;
 }
 
 #else
 /* configure's probes never simulate, and the model is a sixth of the
- * library's compile time: configure builds them with these stubs. */
-void hwsim_start(const char *probe)
+ * library's compile time: configure builds them with this stub. */
+const struct hwbe *hwsim_start(const char *probe)
 {
     const char *file = getenv("HWPARAMS_SIMULATE");
     if (file != NULL && *file != '\0') {
@@ -1228,27 +1235,6 @@ void hwsim_start(const char *probe)
                 "(configure's build); use the build tree's probes\n", probe);
         exit(2);
     }
-}
-double hwsim_now(void) { return 0.0; }
-void hwsim_chase(void ***p, size_t n) { (void)p; (void)n; }
-void hwsim_stream(const void *p, size_t bytes, size_t step)
-{
-    (void)p;
-    (void)bytes;
-    (void)step;
-}
-void hwsim_cycles(double n) { (void)n; }
-size_t hwsim_page(void) { return 0; }
-void hwsim_map(const void *base, size_t bytes)
-{
-    (void)base;
-    (void)bytes;
-}
-void hwsim_unmap(const void *base) { (void)base; }
-void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes)
-{
-    (void)sparse;
-    (void)pool;
-    (void)pool_bytes;
+    return NULL;
 }
 #endif

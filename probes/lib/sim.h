@@ -5,16 +5,16 @@
  * each chase, touch and streaming read, the clock it reads and the page
  * size it asks the OS for come from a model of the machine in FILE (the
  * format: docs/simulated-machines.md).  Simulated time drives the
- * budgets, so a run is deterministic for the file's seed.  The library's
- * hooks (timer.c, chain.c, memory.c) test hwsim_on once a call, outside
- * every timed loop: a probe that does not simulate pays nothing.
+ * budgets, so a run is deterministic for the file's seed.  The model
+ * reaches the library only through backend.h's table.
  */
 #ifndef HWPROBE_SIM_H
 #define HWPROBE_SIM_H
 
+#include "backend.h"
+
 #include <stddef.h>
 
-extern int hwsim_on;
 
 /* A machine file, parsed (docs/simulated-machines.md has the keys).
  * Every number is a double as the file gives it; the options are the
@@ -46,34 +46,9 @@ struct hwsim_machine {
 int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
                 size_t errlen);
 
-/* From hwp_init(): start simulating when HWPARAMS_SIMULATE names a file,
- * saying so on stderr.  A file that does not parse is a usage error
- * (exit 2) naming the line. */
-void hwsim_start(const char *probe);
-
-/* Seconds of simulated time; each reading costs the model's timer_ns. */
-double hwsim_now(void);
-
-/* n dependent loads from *p on (p = *p), *p left where the walk stopped. */
-void hwsim_chase(void ***p, size_t n);
-
-/* Independent loads, one every `step` bytes of [p, p + bytes): a stream,
- * whose misses overlap. */
-void hwsim_stream(const void *p, size_t bytes, size_t step);
-
-/* n cycles of the core's own work (a chain of dependent additions). */
-void hwsim_cycles(double n);
-
-/* The model's page size. */
-size_t hwsim_page(void);
-
-/* A probe's buffer, given an address of its own in the simulated space
- * (so that runs do not depend on where the OS placed it), and its end. */
-void hwsim_map(const void *base, size_t bytes);
-void hwsim_unmap(const void *base);
-/* The mapped buffer at sparse repeats the one at pool (memory.h's
- * aliases): its pages have addresses of their own and the pool's
- * frames. */
-void hwsim_alias(const void *sparse, const void *pool, size_t pool_bytes);
+/* From hwbe_start(): when HWPARAMS_SIMULATE names a file, the model of
+ * it, saying so on stderr; else NULL.  A file that does not parse, or a
+ * build without the simulator (HWPROBE_NO_SIM, configure's), exits 2. */
+const struct hwbe *hwsim_start(const char *probe);
 
 #endif

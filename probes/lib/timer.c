@@ -3,7 +3,7 @@
  * measurement must run before its time means anything. */
 #define _POSIX_C_SOURCE 200809L
 #include "hwprobe.h"
-#include "sim.h"
+#include "backend.h"
 
 #include <time.h>
 
@@ -17,8 +17,8 @@
 double hwp_now(void)
 {
     struct timespec ts;
-    if (hwsim_on)
-        return hwsim_now();
+    if (hwbe_model != NULL)
+        return hwbe_model->now();
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
