@@ -604,8 +604,14 @@ void hwhier_model_check(const struct hwhier_curves *c,
     }
     /* Nor is the count known when the last cache loses the chain to
      * memory over octaves: a soft edge and a level behind it (a thin
-     * slice of a shared or victim level, its share moving) read alike. */
-    if (f.shape[f.caches - 1] <= HWHIER_SOFT_LAST && h->why_count == NULL) {
+     * slice of a shared or victim level, its share moving) read alike.
+     * Unless memory is too near for a level to fit between: one the
+     * model alone reads is HWHIER_ALONE_STEP slower than the cache before
+     * it and a level step faster than memory. */
+    if (f.shape[f.caches - 1] <= HWHIER_SOFT_LAST
+        && f.ns[f.caches] >= HWHIER_ALONE_STEP * HWMODEL_STEP
+                                 * f.ns[f.caches - 1]
+        && h->why_count == NULL) {
         snprintf(count, sizeof count, "the last cache loses the chain to "
                  "memory over octaves (steepness %.1f in the model of the "
                  "curve): a level behind it cannot be told from a soft "

@@ -161,7 +161,9 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * its neighbours (a share of a level's misses caught by a small SLC). */
 #define HWHIER_ALONE_STEP 3.0
 /* A steepness at most this (random replacement, or a share that moves)
- * spreads an edge over two octaves or more (curvemodel.h's q). */
+ * spreads an edge over two octaves or more (curvemodel.h's q): a level
+ * behind the last cache could hide in it, where memory is slow enough
+ * to leave room for one (HWHIER_ALONE_STEP times HWMODEL_STEP). */
 #define HWHIER_SOFT_LAST 3.0
 /* The model describes the curve while its misfit per point is within
  * this many times the noise (the readings' spread, floored by the
