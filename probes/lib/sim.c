@@ -144,18 +144,22 @@ static void assoc_init(struct assoc *a, size_t sets, size_t ways, int policy,
                        int vtags, int ready)
 {
     size_t n = sets * ways, e, s, p2 = 1;
+    int lists = policy == HWSIM_LRU && ways > SCAN_WAYS;
     a->sets = sets;
     a->mask = (sets & (sets - 1)) == 0 ? sets - 1 : 0;
     a->ways = ways;
     a->policy = policy;
     a->tag = zalloc(n, sizeof *a->tag);
-    a->stamp = zalloc(n, sizeof *a->stamp);
+    /* LRU orders its ways by stamps where they are few, by lists where
+     * they are many; the other policies need neither. */
+    a->stamp = policy == HWSIM_LRU && !lists ? zalloc(n, sizeof *a->stamp)
+                                              : NULL;
     a->vtag = vtags ? zalloc(n, sizeof *a->vtag) : NULL;
     a->ready = ready ? zalloc(n, sizeof *a->ready) : NULL;
-    a->prev = zalloc(n, sizeof *a->prev);
-    a->next = zalloc(n, sizeof *a->next);
-    a->head = zalloc(sets, sizeof *a->head);
-    a->tail = zalloc(sets, sizeof *a->tail);
+    a->prev = lists ? zalloc(n, sizeof *a->prev) : NULL;
+    a->next = lists ? zalloc(n, sizeof *a->next) : NULL;
+    a->head = lists ? zalloc(sets, sizeof *a->head) : NULL;
+    a->tail = lists ? zalloc(sets, sizeof *a->tail) : NULL;
     a->valid = zalloc(sets, sizeof *a->valid);
     while (p2 < ways)
         p2 *= 2;
@@ -168,11 +172,12 @@ static void assoc_init(struct assoc *a, size_t sets, size_t ways, int policy,
     a->tree = a->tree_n ? zalloc(sets * a->tree_n, 1) : NULL;
     a->mru = policy == HWSIM_PLRU && !a->tree_n ? zalloc(sets, sizeof *a->mru)
                                                  : NULL;
-    for (s = 0; s < sets; s++) {
+    for (e = 0; e < n; e++)
+        a->tag[e] = EMPTY;
+    for (s = 0; s < sets && lists; s++) {
         a->head[s] = (int32_t)(s * ways);
         a->tail[s] = (int32_t)(s * ways + ways - 1);
         for (e = s * ways; e < s * ways + ways; e++) {
-            a->tag[e] = EMPTY;
             a->prev[e] = e > s * ways ? (int32_t)e - 1 : -1;
             a->next[e] = e + 1 < s * ways + ways ? (int32_t)e + 1 : -1;
         }
@@ -343,8 +348,15 @@ static void assoc_remove(struct assoc *a, size_t e)
     a->tag[e] = EMPTY;
     if (a->ready != NULL)
         a->ready[e] = 0.0;
-    a->stamp[e] = 0;
     a->valid[set]--;
+    /* The stamps and the lists order LRU's ways only: stamps where the
+     * ways are few, lists where they are many. */
+    if (a->policy != HWSIM_LRU)
+        return;
+    if (a->hash == NULL) {
+        a->stamp[e] = 0;
+        return;
+    }
     unlink_entry(a, set, e);
     push(a, set, e, 0);
 }
@@ -751,8 +763,13 @@ static void look_ahead(uint64_t va)
             continue;
         __builtin_prefetch(a->tag + e);
         __builtin_prefetch(a->tag + e + a->ways - 1);
-        __builtin_prefetch(a->stamp + e);
-        __builtin_prefetch(a->stamp + e + a->ways - 1);
+        if (a->stamp != NULL) {
+            __builtin_prefetch(a->stamp + e);
+            __builtin_prefetch(a->stamp + e + a->ways - 1);
+        } else if (a->tree != NULL)
+            __builtin_prefetch(a->tree + e / a->ways * a->tree_n);
+        else if (a->mru != NULL)
+            __builtin_prefetch(a->mru + e / a->ways);
     }
 #else
     (void)va;
