@@ -477,7 +477,10 @@ static double rate_at(const struct bench *b, const struct hwhier_curves *c,
     int memory = h->memory && j + 1 == h->levels;
     if (l1_cycles <= 0.0)
         return mhz;
-    if (!memory && h->ns[j] > 0.0 && c->n <= b->n && at < c->n) {
+    /* A level the model alone read has no point its latency was read
+     * at: the clock beside its footprints serves (below). */
+    if (!memory && h->ns[j] > 0.0 && h->model[j] == NULL && c->n <= b->n
+        && at < c->n) {
         for (i = 0; i < c->n && b->l1[i] > 0.0; i++) {
             for (r = 0; r < c->readings; r++)
                 y[r] = c->y[r][i];
@@ -544,8 +547,8 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
     else {
         hwp_emit_int("cache_levels", (long long)caches);
         if (h->model[caches - 1])
-            hwp_note("cache_levels", "the levels the stages found, and one "
-                     "more the model of the curve reads past them");
+            hwp_note("cache_levels", "the levels the stages found, and past "
+                     "them what the model of the curve alone reads");
         else
             note_agreement("cache_levels", h->agree, h->of, 0.0);
     }

@@ -464,8 +464,8 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
     if (!clear) {
         snprintf(count, len, "the model of the curve reads a level past the "
                  "last one found (%.0f ns to %.0f KiB), too close to its "
-                 "neighbours to be its own: the count is not borne out", f->ns[past],
-                 f->size[past] / 1024.0);
+                 "neighbours to be its own: the count is not borne out",
+                 f->ns[past], f->size[past] / 1024.0);
         h->why_count = count;
         return;
     }
