@@ -454,8 +454,12 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
     static char text[HWHIER_MAX_LEVELS][160], lat[HWHIER_MAX_LEVELS][160],
         note[HWHIER_MAX_LEVELS][120];
     size_t add = f->caches - past, last = h->levels - 1, j, i;
+    /* Stage 5's doubt, a level of one footprint past the last cache
+     * (known one short, with no reason of 7b's or 10's), is what the
+     * model settles; the others stand. */
     int clear = h->levels + add <= HWHIER_MAX_LEVELS && !h->open
-                && h->known >= h->levels;
+                && (h->known >= h->levels
+                    || (h->known + 1 == h->levels && h->why_known == NULL));
     for (j = past; clear && j < f->caches; j++)
         clear = f->ns_lo[j] >= HWHIER_ALONE_STEP * f->ns_hi[j - 1]
                 && f->ns_lo[j + 1] >= HWMODEL_STEP * f->ns_hi[j]
