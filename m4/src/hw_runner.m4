@@ -401,6 +401,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_cache_key],
   # flag that changes makes another key, never a stale hit.
   hw_cache_entry=
   test -n "$hw_cache_root" || return 0
+  # Configure runs what it finds there: never from a directory others
+  # can write to.
+  AS_IF([test -d "$hw_cache_root"],
+    [AS_CASE([`ls -ld "$hw_cache_root" 2>/dev/null`],
+       [?????w*|????????w*],
+         [AS_ECHO(["$as_me: others can write to the compile cache $hw_cache_root: not used"]) >&AS_MESSAGE_LOG_FD
+          return 0])])
   hw_hash=
   for hw_h in sha256sum md5sum cksum; do
     (echo | $hw_h) >/dev/null 2>&1 && { hw_hash=$hw_h; break; }
