@@ -181,7 +181,6 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
             h->why_count = "a cache past the last level found served part "
                            "of the chain: it ran faster than the levels "
                            "found can make it";
-            h->count_open = HWHIER_OPEN_PAST;
         }
     }
 }
@@ -592,20 +591,16 @@ void hwhier_model_check(const struct hwhier_curves *c,
             h->why_lat[j] = lat[j];
         }
     }
-    /* The stages' count stands unquestioned, or open to a level past
-     * their last (HWHIER_OPEN_PAST); the model decides the rest: a level
-     * it reads past theirs goes in.  A model that reads none settles
-     * nothing: a cache serving a little of the chain everywhere (an L3
-     * that keeps a working set only after passes) makes no level of it. */
-    if (h->why_count != NULL && h->count_open != HWHIER_OPEN_PAST)
+    /* A count the stages withheld stays withheld: a model that reads no
+     * level past theirs settles none of their doubts (a cache serving a
+     * little of the chain everywhere makes no level of it).  Else the
+     * model decides: a level it reads past theirs goes in. */
+    if (h->why_count != NULL)
         ;
-    else if (count[0] != '\0' || unmatched != NULL) {
-        if (h->why_count == NULL)
-            h->why_count = count[0] != '\0' ? count : unmatched;
-    } else if (past < f.caches) {
-        h->why_count = NULL;
+    else if (count[0] != '\0' || unmatched != NULL)
+        h->why_count = count[0] != '\0' ? count : unmatched;
+    else if (past < f.caches)
         adopt(&f, past, c, h, count, sizeof count);
-    }
     /* Nor is the count known when the last cache loses the chain to
      * memory over octaves: a soft edge and a level behind it (a thin
      * slice of a shared or victim level, its share moving) read alike.

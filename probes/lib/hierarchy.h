@@ -95,8 +95,6 @@ struct hwhier_hierarchy {
                                      but not resolved (stage 9), the
                                      placements disagree (7b) or the
                                      curve fell (10) */
-    int count_open;               /* what may settle why_count:
-                                     HWHIER_SHUT and the rest below */
     const char *why_known;        /* why the levels from `known` on are
                                      not known (stages 7b and 10) */
     const char *why_l1;           /* why the L1's size alone is withheld
@@ -108,12 +106,6 @@ struct hwhier_hierarchy {
     const char *model[HWHIER_MAX_LEVELS];  /* level j is the model's
                                               alone: its intervals */
 };
-
-/* A count the stages withheld stays withheld (HWHIER_SHUT), or a level
- * the model of the curve reads past their last may settle it: they saw
- * a cache there they could not place (HWHIER_OPEN_PAST). */
-#define HWHIER_SHUT 0
-#define HWHIER_OPEN_PAST 1
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
  * (levels.h), it rose by less than HWHIER_SETTLED over the octave ending at
