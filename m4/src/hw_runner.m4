@@ -289,20 +289,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   rm -rf $hw_probe_dir
   AS_MKDIR_P([$hw_probe_dir/lib])
   _HW_WRITE_SOURCES([$hw_probe_dir])
-  # The library and every probe, in two lanes of compilers, before the
-  # first probe is timed: compiling is half of configure's time, and a
-  # compiler running beside a timing would disturb it.  Largest first,
-  # each lane taking the next file no lane has claimed (mkdir is atomic),
-  # so that the lanes end together.  Each compiler's messages go to
-  # config.log afterwards.  A probe that fails here is compiled again at
-  # its turn, where config.log gets the errors; a library file that fails
-  # fails them all.
-  # The library is two translation units (their files' includes, with the
-  # feature macros of any of them first): compiling each file cost a
-  # compiler's start-up twenty times over.  "timed" is the code the probes
-  # time ($hw_timed_lib), "setup" the rest (hw_fn_opt_flags).  Both leave
-  # out the simulator (lib/sim.c's stubs): only the build tree's probes
-  # need it.
+  # Everything is compiled before the first probe is timed (a compiler
+  # beside a timing disturbs it), in two lanes, largest file first, each
+  # lane claiming the next with mkdir.  A probe that fails is compiled
+  # again at its turn, for config.log.  The library is two translation
+  # units, the timed code ($hw_timed_lib) and the rest: a compile a file
+  # cost a compiler's start-up twenty times over.  Neither has the
+  # simulator (HWPROBE_NO_SIM).
   for hw_unit in timed setup; do
     {
       echo '/* Part of the probe library, one translation unit (configure). */'
@@ -322,14 +315,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   done
   mv $hw_probe_dir/unit-timed.c $hw_probe_dir/unit-setup.c $hw_probe_dir/lib/
   hw_srcs="$hw_probe_dir/lib/unit-setup.c $hw_probe_dir/lib/unit-timed.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
-  # Natively the probes are linked ahead as one program (hw_fn_link_one),
-  # so each is compiled with its main renamed.  Through a runner each
-  # stays a program of its own: a runner may copy a program to a board
-  # under another name, and the one program finds a probe by its name.
+  # Natively the probes are one program (hw_fn_link_one), each main
+  # renamed, and kept in the compile cache (hw_fn_cache_key); through a
+  # runner, which may copy a program under another name, each is its own
+  # and always compiled.
   hw_one=no
   test -n "$hw_run" || hw_one=yes
-  # Compiled once per compiler, flags and sources, natively
-  # (hw_fn_cache_key); a configure through a runner always compiles.
   AS_IF([test $hw_one = yes], [hw_fn_cache_key], [hw_cache_entry=])
   AS_IF([hw_fn_cache_load],
     [: >$hw_probe_dir/lib.ok
