@@ -6,13 +6,20 @@
 # the dumps beside it are new.
 EXTRA_DIST += build-aux/hwparams-report report.mk
 DISTCLEANFILES += hwparams-report.html
+# gnuplot is looked for again here: configure (and its cache, under -C)
+# may have run before it was installed.
 report: hwparams.h
-	@if test -z "$(GNUPLOT)"; then \
-	  echo "make report: gnuplot draws the curves and configure found none;"; \
-	  echo "  on Debian or Ubuntu: apt-get install gnuplot-nox, then ./configure again"; \
+	@gnuplot='$(GNUPLOT)'; \
+	if test -z "$$gnuplot" || test ! -x "$$gnuplot"; then \
+	  gnuplot=`command -v gnuplot 2>/dev/null || :`; \
+	fi; \
+	if test -z "$$gnuplot"; then \
+	  echo "make report: gnuplot draws the curves, and there is none on PATH;"; \
+	  echo "  on Debian or Ubuntu: apt-get install gnuplot-nox, then make report"; \
 	  exit 1; \
-	fi
-	$(AM_V_GEN)GNUPLOT='$(GNUPLOT)' $(SHELL) $(srcdir)/build-aux/hwparams-report . hwparams-report.html
+	fi; \
+	echo "  GEN      hwparams-report.html (gnuplot: $$gnuplot)"; \
+	GNUPLOT="$$gnuplot" $(SHELL) $(srcdir)/build-aux/hwparams-report . hwparams-report.html
 	@echo "make report: wrote hwparams-report.html; open it in a browser"
 .PHONY: report
 
