@@ -38,6 +38,17 @@ project_configure() {
     >"$dir/configure.out" 2>&1
 }
 
+# probe_bin NAME: the probe a live test runs: the very binary configure
+# measured with (hwparams-dumps/bin), so that the tests check what the
+# header came from; the build tree's (built by make, with the simulator)
+# where configure ran none (a portable or cross build, a preset probe).
+probe_bin() {
+  pb_bin=$top_builddir/hwparams-dumps/bin/$1
+  test -x "$pb_bin" || pb_bin=$top_builddir/probes/$1
+  echo "probe $1: $pb_bin" >&2
+  echo "$pb_bin"
+}
+
 # macro NAME: the value of HW_NAME in the build's hwparams.h, empty when
 # it is undefined; value KEY FILE: what a probe's output FILE gives KEY.
 macro() { sed -n "s/^# define HW_$1 //p" "$top_builddir/hwparams.h"; }

@@ -590,6 +590,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
      hw_unexplained=
      hw_fn_probe_exec "$[@]"])
   hw_probes_run="$hw_probes_run $hw_probe"
+  # The binary that measured, kept beside its dumps: make check's live
+  # tests run this very file (probe_bin in tests/setup.sh), not another
+  # build of it.  Not a target's (a runner's), nor one built to fail.
+  rm -f $hw_dump_dir/bin/$hw_probe$ac_exeext
+  AS_IF([test -z "$hw_run$hw_inject_flags" &&
+         test -f $hw_probe_dir/$hw_probe$ac_exeext],
+    [AS_MKDIR_P([$hw_dump_dir/bin])
+     cp $hw_probe_dir/$hw_probe$ac_exeext $hw_dump_dir/bin/])
   AS_IF([test -z "$hw_why"],
     [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
     [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
