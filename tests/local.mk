@@ -41,9 +41,10 @@ shell_tests = \
 	tests/runner.test tests/qemu.test tests/musl.test \
 	tests/clock.test tests/machine.test tests/measured.test tests/serial.test \
 	tests/keys.test tests/inputs.test tests/values.test tests/tsan.test \
-	tests/compile-cache.test
+	tests/compile-cache.test tests/command.test tests/cmake.test \
+	tests/meson.test
 TESTS += $(shell_tests)
-EXTRA_DIST += $(shell_tests)
+EXTRA_DIST += $(shell_tests) tests/cmake/CMakeLists.txt tests/meson/meson.build
 
 # The analysis building blocks on small known curves (deterministic).
 check_PROGRAMS += tests/test-analysis
