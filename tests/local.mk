@@ -42,7 +42,7 @@ shell_tests = \
 	tests/clock.test tests/machine.test tests/measured.test tests/serial.test \
 	tests/keys.test tests/inputs.test tests/values.test tests/tsan.test \
 	tests/compile-cache.test tests/command.test tests/cmake.test \
-	tests/meson.test
+	tests/meson.test tests/slurm.test
 TESTS += $(shell_tests)
 EXTRA_DIST += $(shell_tests) tests/cmake/CMakeLists.txt tests/meson/meson.build
 

@@ -849,7 +849,7 @@ test -f $hw_probe_dir/times &&
 rm -rf $hw_probe_dir
 # The summary comes last, where it is read.
 AC_CONFIG_COMMANDS_POST(
-[AC_MSG_NOTICE([hwparams ($hw_mode mode${hw_run:+, on the target through HWPARAMS_RUN}): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
+[AC_MSG_NOTICE([hwparams ($hw_mode mode${hw_run:+, on the target through HWPARAMS_RUN}${hw_run_failed:+, HWPARAMS_RUN ran no program}): $hw_n_measured values measured, $hw_n_preset preset, $hw_n_installed installed, $hw_n_fallback fallback; HW_PARAMS_MEASURED=$hw_params_measured])
 hw_probe_seconds=`$AWK "BEGIN { printf \"%.2f\", $hw_probe_seconds }"`
 AC_MSG_NOTICE([hwparams: probes run:${hw_probes_run:- none}, in $hw_probe_seconds s])
 AS_IF([test -n "$hw_compile_note"],
@@ -1024,17 +1024,24 @@ AC_ARG_VAR([HWPARAMS_CACHE_DIR],
   [where the probes compiled once are kept (default:
    $XDG_CACHE_HOME/hwparams, else ~/.cache/hwparams)])
 AC_ARG_VAR([HWPARAMS_RUN],
-  [when cross-compiling, a command that runs a probe on the target, called
-   as "$HWPARAMS_RUN PROBE ARGS...": e.g. "qemu-aarch64 -L
-   /usr/aarch64-linux-gnu", or a script that copies PROBE to a board and
-   runs it there])
-hw_run= hw_run_failed=
-AS_IF([test "$hw_mode" = measure && test "$cross_compiling" = yes],
-  [AS_IF([test -n "$HWPARAMS_RUN"], [hw_run=$HWPARAMS_RUN],
-     [hw_mode=cross
-      AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks (HWPARAMS_RUN can name a command that runs them on the target)])])],
+  [a command that runs a probe on the machine the code will run on,
+   called as "$HWPARAMS_RUN PROBE ARGS...": when cross-compiling the
+   target ("qemu-aarch64 -L /usr/aarch64-linux-gnu", a script that copies
+   PROBE to a board), or a compute node of a cluster ("srun -N1 -n1
+   --exclusive -p PARTITION")])
+# With a runner the probes measure where it runs them, cross build or
+# not: on a cluster's login node, a compute node through srun.  A cross
+# build without one measures nothing.  hw_away says why nothing was
+# measured here when the runner runs nothing.
+hw_run= hw_run_failed= hw_away=cross-compiling
+test "$cross_compiling" = yes || hw_away="measuring through HWPARAMS_RUN"
+AS_IF([test "$hw_mode" = measure && test -n "$HWPARAMS_RUN"],
+  [hw_run=$HWPARAMS_RUN],
+  [test "$hw_mode" = measure && test "$cross_compiling" = yes],
+  [hw_mode=cross
+   AC_MSG_WARN([cross-compiling: hwparams cannot run probes on the build machine; using presets and conservative fallbacks (HWPARAMS_RUN can name a command that runs them on the target)])],
   [test -n "$HWPARAMS_RUN"],
-  [AC_MSG_NOTICE([HWPARAMS_RUN is used only to measure while cross-compiling: ignored])])
+  [AC_MSG_NOTICE([HWPARAMS_RUN is used only to measure ($hw_mode mode): ignored])])
 _HW_MACHINE
 AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
@@ -1078,7 +1085,7 @@ hw_probes_run=
 hw_fallback_keys=
 AS_CASE([$hw_mode],
   [portable], [hw_fallback_why="portable mode"],
-  [cross], [hw_fallback_why="cross-compiling${hw_run_failed:+; HWPARAMS_RUN ran no program}"],
+  [cross], [hw_fallback_why="$hw_away${hw_run_failed:+; HWPARAMS_RUN ran no program}"],
   [hw_fallback_why="not measured"])
 ])
 
@@ -1129,15 +1136,21 @@ hw_forgot=
 # With a runner, the target is the machine, and one that runs nothing
 # leaves a cross build with nothing to measure, as without it.
 AS_IF([hw_cv_machine=`hw_fn_machine`], [],
-  [AC_MSG_RESULT([unknown])
-   AC_MSG_WARN([HWPARAMS_RUN='$hw_run' did not run a program built for ${host_alias:-the target} (see config.log); cross-compiling: using presets and conservative fallbacks])
+  [# What the runner said: its first error (a batch system's refusal:
+   # no such partition, resources not available), else its first line.
+   hw_run_said=`sed -n '/[[Ee]]rror/{p;q;}' conftest.hwm.err 2>/dev/null`
+   test -n "$hw_run_said" ||
+     hw_run_said=`sed -n '/./{p;q;}' conftest.hwm.err 2>/dev/null`
+   AC_MSG_RESULT([unknown])
+   AC_MSG_WARN([HWPARAMS_RUN='$hw_run' did not run a program built for ${host_alias:-this machine}${hw_run_said:+ (it said: $hw_run_said)}, see config.log; $hw_away: using presets and conservative fallbacks, nothing measured here in its place])
+   rm -f conftest.hwm*
    hw_mode=cross hw_run= hw_run_failed=yes
    AC_MSG_CHECKING([which machine builds])
    hw_cv_machine=`hw_fn_machine`])
 AC_MSG_RESULT([$hw_cv_machine])
 AS_CASE([$hw_mode],
   [portable], [hw_machine_note="; nothing measured (portable mode)"],
-  [cross], [hw_machine_note="; nothing measured (cross-compiling for $host${hw_run_failed:+; HWPARAMS_RUN ran no program})"],
+  [cross], [hw_machine_note="; nothing measured ($hw_away${host:+ for $host}${hw_run_failed:+; HWPARAMS_RUN ran no program})"],
   [hw_machine_note=])
 AS_IF([test -n "$hw_run"],
   [hw_machine_note="; measured on the target, through HWPARAMS_RUN ($hw_run)"])
