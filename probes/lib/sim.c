@@ -34,11 +34,6 @@
 /* One timed sample in this many is an outlier (a preemption, an
  * interrupt), 1.3 to 2.3 times its time. */
 #define OUTLIER_ODDS 500
-#if defined(__GNUC__)
-#define PREFETCH(p) __builtin_prefetch(p)
-#else
-#define PREFETCH(p) ((void)(p))
-#endif
 
 
 /* Lines or pages in sets of ways, with their replacement state. */
@@ -751,43 +746,34 @@ static double load(uint64_t va)
 }
 
 /* The sets a load at va will look in, fetched into the host's caches
- * ahead of it: the simulated levels' arrays are larger than the host's
- * caches, and a miss on them costs more than the rest of a load.  Each
- * array the load reads or writes: tags, arrival times, the replacement
- * state, and the count of ways in use. */
+ * ahead of it: the simulated levels' tags are larger than the host's
+ * caches, and a miss on them costs more than the rest of a load. */
 static void look_ahead(uint64_t va)
 {
-    uint64_t f = placed_frame(va), pa, line = (uint64_t)1 << S.lev[0].shift;
-    int j, k;
+#if defined(__GNUC__)
+    uint64_t f = placed_frame(va), pa;
+    int j;
     if (f == EMPTY)
         return;
     pa = f << S.page_shift | (va & (S.page - 1));
-    /* A next-line prefetcher looks for the line after it too. */
-    for (k = 0; k < 1 + (S.prefetch == HWSIM_PF_NEXT_LINE); k++, va += line,
-         pa += line) {
-        if (k > 0 && (va >> S.page_shift) != ((va - line) >> S.page_shift))
-            break;
-        for (j = 0; j < S.nlev; j++) {
-            const struct assoc *a = &S.lev[j].a;
-            size_t e = set_of(&S.lev[j], va, pa) * a->ways;
-            if (a->hash != NULL)
-                continue;
-            PREFETCH(a->tag + e);
-            PREFETCH(a->tag + e + a->ways - 1);
-            PREFETCH(a->valid + e / a->ways);
-            if (a->ready != NULL) {
-                PREFETCH(a->ready + e);
-                PREFETCH(a->ready + e + a->ways - 1);
-            }
-            if (a->stamp != NULL) {
-                PREFETCH(a->stamp + e);
-                PREFETCH(a->stamp + e + a->ways - 1);
-            } else if (a->tree != NULL)
-                PREFETCH(a->tree + e / a->ways * a->tree_n);
-            else if (a->mru != NULL)
-                PREFETCH(a->mru + e / a->ways);
-        }
+    for (j = 0; j < S.nlev; j++) {
+        const struct assoc *a = &S.lev[j].a;
+        size_t e = set_of(&S.lev[j], va, pa) * a->ways;
+        if (a->hash != NULL)
+            continue;
+        __builtin_prefetch(a->tag + e);
+        __builtin_prefetch(a->tag + e + a->ways - 1);
+        if (a->stamp != NULL) {
+            __builtin_prefetch(a->stamp + e);
+            __builtin_prefetch(a->stamp + e + a->ways - 1);
+        } else if (a->tree != NULL)
+            __builtin_prefetch(a->tree + e / a->ways * a->tree_n);
+        else if (a->mru != NULL)
+            __builtin_prefetch(a->mru + e / a->ways);
     }
+#else
+    (void)va;
+#endif
 }
 
 /* ---- the hooks ------------------------------------------------------- */
@@ -870,7 +856,9 @@ static void hwsim_chase(void ***p, size_t n)
         /* The host's own miss on the chain is most of the simulator's
          * time: the next link is fetched while this load is simulated. */
         void **next = (void **)*q;
-        PREFETCH(next);
+#if defined(__GNUC__)
+        __builtin_prefetch(next);
+#endif
         if (!S.plain)
             look_ahead(virt(next));
         S.now += load(virt(q));
