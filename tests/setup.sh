@@ -49,6 +49,13 @@ probe_bin() {
   echo "$pb_bin"
 }
 
+# install_into DIR: make install DESTDIR=DIR from the build tree, as a
+# test of the installed hwparams needs it.
+install_into() {
+  (cd "$top_builddir" && $MAKE install DESTDIR="$1") >"$1.out" 2>&1 ||
+    { cat "$1.out"; fail "make install DESTDIR=$1 failed"; }
+}
+
 # macro NAME: the value of HW_NAME in the build's hwparams.h, empty when
 # it is undefined; value KEY FILE: what a probe's output FILE gives KEY.
 macro() { sed -n "s/^# define HW_$1 //p" "$top_builddir/hwparams.h"; }

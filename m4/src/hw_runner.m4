@@ -593,11 +593,14 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   # The binary that measured, kept beside its dumps: make check's live
   # tests run this very file (probe_bin in tests/setup.sh), not another
   # build of it.  Not a target's (a runner's), nor one built to fail.
+  # A hard link, as hw_fn_name_probes names them: natively the probes
+  # are one program, which a copy a name would write once a probe.
   rm -f $hw_dump_dir/bin/$hw_probe$ac_exeext
   AS_IF([test -z "$hw_run$hw_inject_flags" &&
          test -f $hw_probe_dir/$hw_probe$ac_exeext],
     [AS_MKDIR_P([$hw_dump_dir/bin])
-     cp $hw_probe_dir/$hw_probe$ac_exeext $hw_dump_dir/bin/])
+     ln $hw_probe_dir/$hw_probe$ac_exeext $hw_dump_dir/bin/ 2>/dev/null ||
+       cp -p $hw_probe_dir/$hw_probe$ac_exeext $hw_dump_dir/bin/])
   AS_IF([test -z "$hw_why"],
     [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
     [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
@@ -1046,20 +1049,11 @@ _HW_MACHINE
 AS_IF([test "$hw_mode" = installed], [_HW_INSTALLED_INIT])
 AC_CHECK_LIB([m], [sqrt], [HW_LIBM=-lm], [HW_LIBM=])
 AC_SUBST([HW_LIBM])
-# A probe times the machine, so it is built at the optimisation level its
-# timed code is written for, whatever the project's own -O: a chain walked
-# at -O0 keeps its pointer on the stack and times a store-forward too.
-# Only regs measures what these CFLAGS make of code (the registers they
-# keep variables in), so it keeps the project's -O; ops times the core's
-# units at the widths -march gives (-O0 read 3.4 additions a cycle where
-# -O2 read 4.8).
-# Code that is not timed needs no -O2: -O1 compiles it in 60% of the
-# time (hw_fn_opt_flags lists it): the library but its timed files
-# ($hw_timed_lib), the probes whose timed code is all in those, icache's
-# straight-line kernels and vec's explicit vectors, which come out the
-# same (vec read the same in three runs each way; ops read 1.5% fewer
-# double FMAs a cycle at -O1, so it stays at -O2).  No probe needs
-# debugging information (-g0 changes no instruction, a sixth less time).
+# A probe is built at the -O its timed code is written for, whatever the
+# project's (a chain walked at -O0 times a store-forward too); only regs
+# keeps the project's -O, since it measures what those flags make of
+# code.  Code whose readings -O1 does not change gets -O1, which compiles
+# faster (hw_fn_opt_flags lists it), and no probe needs -g.
 hw_timed_lib="chain clock code kernel memory sample timer"
 AS_IF([test "x$GCC" = xyes],
   [hw_opt_flags="-O2 -g0" hw_light_flags="-O1 -g0" hw_keep_opt_flags=-g0],
