@@ -611,9 +611,11 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
                 h->memory && !clock_off[caches] ? h->ns[caches] : 0.0,
                 rate[caches], h->memory && clock_off[caches]
                                   ? clock_off[caches] : why);
-    if (h->memory && h->ns[caches] > 0.0)
+    if (h->memory && h->ns[caches] > 0.0) {
         hwp_emit_dec("mem_latency_ns", h->ns[caches]);
-    else
+        if (h->model[caches])
+            hwp_note("mem_latency_ns", h->model[caches]);
+    } else
         hwp_absent("mem_latency_ns", why);
 }
 

@@ -2,8 +2,9 @@
  * machines swept as the caches probe sweeps them: five placements a
  * footprint with a wobble of their own, the model's mixture of levels
  * with soft and steep edges, a thin level between two (a guest's slice
- * of an L3), and a curve that shows one level fewer than a fit with one
- * more would like.  Deterministic. */
+ * of an L3), a curve that shows one level fewer than a fit with one
+ * more would like, and memory read off a rise the curve ends on.
+ * Deterministic. */
 #include "../probes/lib/curvemodel.h"
 #include "check.h"
 
@@ -99,6 +100,25 @@ int main(void)
         const double mid[] = { 30e3 }, q[] = { 12 }, t[] = { 1.4, 4.2 };
         synth(&c, mid, q, t, 1, 0.0, 12e3);
         check(hwmodel_fit(&c, 4, &f) != 0, "five points: no fit");
+    }
+    {
+        /* A curve that ends still rising into memory, past a 128 MiB L3
+         * whose edge is steeper or softer than any the fit tries: memory
+         * with the last edge free is within 5%, its interval holds it. */
+        const double mid[] = { 33e3, 1.05e6, 134e6 }, t[] = { 1, 4, 30, 100 };
+        const double soft[] = { 2.0, 4.0, 5.0 };
+        size_t i;
+        for (i = 0; i < sizeof soft / sizeof soft[0]; i++) {
+            const double q[] = { 48, 6, soft[i] };
+            int fitted;
+            synth(&c, mid, q, t, 3, 0.01, 270e6);
+            fitted = hwmodel_fit(&c, 4, &f) == 0;
+            checkf(fitted && f.caches == 3
+                       && within(f.mem_ns, 95, 105)
+                       && within(100, f.mem_lo, f.mem_hi),
+                   "a rise the curve ends on, steepness %.0f: memory %.1f ns "
+                   "(%.1f-%.1f)", soft[i], f.mem_ns, f.mem_lo, f.mem_hi);
+        }
     }
     return check_done();
 }

@@ -3,7 +3,8 @@
  * memory; one placement whose conflicts break a short level; a long
  * soft edge into a level; edges the readings do not agree on; a level of
  * one flat point; a chain that ends on a rise; the stop at memory;
- * memory timed again further on; and the cross-checks that withhold
+ * memory timed again further on; a curve still rising into memory at
+ * its end; and the cross-checks that withhold
  * values.  Simulated machines run the probe
  * itself in tests/simulated.test, recorded curves in tests/replay.test.
  * Deterministic. */
@@ -307,6 +308,56 @@ static void served_past(void)
           "... and with the fast point, the count is withheld too");
 }
 
+/* Readings of the model itself (curvemodel.h): caches at mid[] with
+ * steepness q[], levels costing lat[], a percent of noise that differs
+ * by placement. */
+static void modelled(struct hwhier_curves *c, const double *mid,
+                     const double *q, const double *lat, size_t k)
+{
+    size_t r, i, j;
+    grid(c, 256 * MIB);
+    c->readings = HWHIER_PLACEMENTS;
+    for (r = 0; r < c->readings; r++)
+        for (i = 0; i < c->n; i++) {
+            double held = 0.0, y = 0.0;
+            for (j = 0; j < k; j++) {
+                double s = 1.0 / (1.0 + pow(c->x[i] / mid[j], q[j]));
+                y += (s - held) * lat[j];
+                held = s;
+            }
+            y += (1.0 - held) * lat[k];
+            c->y[r][i] = y * (1.0 + 0.005 * ((double)((r * 7 + i * 3) % 5) - 2.0));
+        }
+}
+
+/* A curve that ends still rising into memory, past a 128 MiB L3: memory
+ * is the model's asymptote; a rise toward an eDRAM's cost is not written
+ * as memory. */
+static void rising_end(void)
+{
+    static const double mid[] = {32 * KIB, 1 * MIB, 128 * MIB};
+    static const double q[] = {48.0, 6.0, 4.0};
+    static const double dram[] = {1.0, 4.0, 30.0, 100.0};
+    static const double mid_edram[] = {32 * KIB, 1 * MIB, 96 * MIB};
+    static const double edram[] = {1.0, 4.0, 20.0, 62.0};
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    modelled(&c, mid, q, dram, 3);
+    hwhier_analyse(&c, &h);
+    check(!h.memory && h.rising, "a curve rising at its end: the stages "
+                                 "withhold memory");
+    hwhier_model_check(&c, &h);
+    checkf(h.memory && h.levels == 4 && fabs(h.ns[3] - 100.0) < 10.0
+           && h.model[3] != NULL,
+           "... the model of the curve reads it (%.1f ns)", h.ns[3]);
+    modelled(&c, mid_edram, q, edram, 3);
+    hwhier_analyse(&c, &h);
+    check(h.rising, "a curve rising at its end to an eDRAM's cost");
+    hwhier_model_check(&c, &h);
+    checkf(!h.memory, "a rise to 62 ns at the sweep's end is not memory's "
+           "(%.1f ns)", h.memory ? h.ns[h.levels - 1] : 0.0);
+}
+
 /* Stage 10: the L3 of a host that takes a chain in only after enough
  * passes, as recorded (tests/data/xeon-emr-kvm): near memory's cost up
  * to 8 MiB, then 40 ns, then 60 ns before memory. */
@@ -410,6 +461,7 @@ int main(void)
     at_memory();
     far_memory();
     served_past();
+    rising_end();
     fell();
     placements_disagree();
     cross_checks();

@@ -14,6 +14,11 @@
  * or one replacing at random, steep as a cycle under LRU. */
 static const double shapes[] = { 1.0, 1.5, 3.0, 6.0, 12.0, 48.0 };
 #define SHAPES (sizeof shapes / sizeof shapes[0])
+/* Memory's latency past a rise the curve ends on is read at these, finer:
+ * it moves by a fifth between two neighbours of the list above. */
+static const double fine_shapes[] = { 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0,
+                                      5.0, 6.0, 8.0, 12.0, 16.0, 24.0, 48.0 };
+#define FINE_SHAPES (sizeof fine_shapes / sizeof fine_shapes[0])
 
 /* The points as the fit reads them: the median reading and its weight. */
 struct points {
@@ -435,6 +440,52 @@ static void edge_interval(const struct points *pt, const struct config *g,
     *to = right;
 }
 
+/* Memory's latency with the last edge free: its place within an octave
+ * either way of the chosen fit's and its shape among the finer ones.  The
+ * best such fit gives the latency; every fit within `allow` of it, and
+ * two standard errors of the best, its interval.  The other edges stay:
+ * this reads memory, not the count. */
+static void memory_free(const struct points *pt, const struct config *g,
+                        double lo, double hi, double step, double allow,
+                        struct hwmodel_fit *f)
+{
+    struct config t = *g, best = *g;
+    size_t j = g->k - 1, s, pass;
+    double from = j > 0 ? g->c[j - 1] : lo, c;
+    int d;
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            f->mem_lo = f->mem_hi = best.t[g->k];
+        for (d = -2 * (int)PER_OCTAVE; d <= 2 * (int)PER_OCTAVE; d++) {
+            c = g->c[j] * pow(step, (double)d / 2.0);
+            if (c <= from * 1.0001 || c >= hi / 1.0001)
+                continue;
+            t.c[j] = c;
+            for (s = 0; s < FINE_SHAPES; s++) {
+                t.p[j] = fine_shapes[s];
+                if (fit_latencies(pt, &t) == HUGE_VAL)
+                    continue;
+                if (pass == 0 && t.chi2 < best.chi2)
+                    best = t;
+                if (pass == 1 && t.chi2 <= best.chi2 + allow) {
+                    if (t.t[g->k] < f->mem_lo)
+                        f->mem_lo = t.t[g->k];
+                    if (t.t[g->k] > f->mem_hi)
+                        f->mem_hi = t.t[g->k];
+                }
+            }
+        }
+    }
+    {
+        double e = 2.0 * sqrt(best.var[g->k] * f->scale);
+        f->mem_ns = best.t[g->k];
+        if (f->mem_ns - e < f->mem_lo)
+            f->mem_lo = f->mem_ns - e;
+        if (f->mem_ns + e > f->mem_hi)
+            f->mem_hi = f->mem_ns + e;
+    }
+}
+
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                 struct hwmodel_fit *f)
 {
@@ -510,5 +561,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
         f->ns_lo[j] = f->ns[j] - e;
         f->ns_hi[j] = f->ns[j] + e;
     }
+    memory_free(&pt, &fits[chosen], lo, hi, step,
+                HWMODEL_INTERVAL * f->scale, f);
     return 0;
 }

@@ -69,6 +69,10 @@ struct hwmodel_fit {
     double ns[HWMODEL_MAX_CACHES + 1], ns_lo[HWMODEL_MAX_CACHES + 1],
         ns_hi[HWMODEL_MAX_CACHES + 1];
     double chi2[HWMODEL_MAX_CACHES + 1];     /* best misfit with k caches */
+    /* Memory's latency with the last edge's place and shape free (finer
+     * shapes than the fit's): where the curve ends on a rise into memory,
+     * the shape of that rise decides it. */
+    double mem_ns, mem_lo, mem_hi;
     double noise;                  /* the typical reading's spread */
     double scale;                  /* misfit per point of the chosen fit,
                                       at least 1: the intervals' scale */

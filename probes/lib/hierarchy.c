@@ -366,6 +366,7 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
         h->memory = settled > 0.0;
         h->ns[h->levels - 1] = settled;
         h->at[h->levels - 1] = c->n - 1;
+        h->rising = !h->memory;
         if (!h->memory)
             h->why_mem = "the curve still rises by 10% an octave or more "
                          "where it ends: memory's latency lies beyond it";
@@ -618,6 +619,26 @@ void hwhier_model_check(const struct hwhier_curves *c,
         h->why_count = count;
     }
     caches = h->levels - 1;
+    /* A curve that ends still rising into memory (an L3 or L4 of 100 MiB
+     * and more, swept to 256 MiB) has memory's latency in the model as
+     * every other level's: its asymptote, fitted to the rise.  Written
+     * where the count is decided, the model's levels are the stages',
+     * and its interval is within a latency's tolerance and at DRAM's
+     * cost: a level the sweep stopped inside reads nearer a cache's. */
+    if (h->rising && h->why_count == NULL && h->known >= h->levels
+        && f.caches == caches
+        && f.mem_lo >= HWHIER_DRAM_NS
+        && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo) {
+        snprintf(lat[caches], sizeof lat[caches], "the model of the curve "
+                 "alone: %.1f-%.1f ns, the curve still rising where it ends",
+                 f.mem_lo, f.mem_hi);
+        h->model[caches] = lat[caches];
+        h->memory = 1;
+        h->why_mem = NULL;
+        h->ns[caches] = f.mem_ns;
+        h->at[caches] = c->n - 1;
+        return;
+    }
     if (h->memory && h->ns[caches] > 0.0
         && !borne_out(h->ns[caches], f.ns_lo[f.caches], f.ns_hi[f.caches],
                       HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {

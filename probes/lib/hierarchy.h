@@ -76,6 +76,8 @@ struct hwhier_hierarchy {
     int memory;               /* the last level is memory */
     int open;                 /* the curves end on a rise past the last
                                  cache: what lies beyond is not known */
+    int rising;               /* the curves reached a level slow enough
+                                 for memory, still rising at their end */
     size_t known;             /* levels below the first not known (a
                                  level of a single flat point, stage 5;
                                  placements that disagree, 7b; a fall,
