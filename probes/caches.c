@@ -440,15 +440,6 @@ static void note_agreement(const char *key, size_t agree, size_t of,
     hwp_note(key, text);
 }
 
-static void emit_cycles(const char *key, double ns, double mhz,
-                        const char *why)
-{
-    if (ns > 0.0 && mhz > 0.0)
-        hwp_emit_int(key, (long long)(ns * mhz * 1e-3 + 0.5));
-    else
-        hwp_absent(key, ns > 0.0 ? "no cpu_mhz input" : why);
-}
-
 /* The keys of each cache level: its size, and its latency below the L1
  * (the l1d probe times the L1's). */
 static const char *const size_key[] = { "l1d_effective_bytes",
@@ -479,7 +470,7 @@ static double rate_at(const struct bench *b, const struct hwhier_curves *c,
         return mhz;
     /* A level the model alone read has no point its latency was read
      * at: the clock beside its footprints serves (below). */
-    if (!memory && h->ns[j] > 0.0 && h->model[j] == NULL && c->n <= b->n
+    if (!memory && h->ns[j] > 0.0 && !h->alone[j] && c->n <= b->n
         && at < c->n) {
         for (i = 0; i < c->n && b->l1[i] > 0.0; i++) {
             for (r = 0; r < c->readings; r++)
@@ -501,24 +492,69 @@ static double rate_at(const struct bench *b, const struct hwhier_curves *c,
     return h->ns[0] > 0.0 ? 1e3 * l1_cycles / h->ns[0] : mhz;
 }
 
-/* How far the clock held to the L1's cycles may be from the clock
- * probe's: the 10% a latency is held to. */
-#define CLOCKS_AGREE 0.10
+/* One key's answer: its value and verdict, and for a value the stages
+ * read, how many readings agree (the note it is written with). */
+enum kind { COUNT, BYTES, CYCLES, NS };
+struct answer {
+    const char *key;
+    enum kind kind;
+    double value;                  /* count, bytes or ns */
+    double mhz;                    /* CYCLES: the clock it counts at */
+    struct hwhier_verdict verdict;
+    size_t agree, of;              /* of 0: no agreement to note */
+};
 
-static void emit(const struct bench *b, const struct hwhier_curves *c,
-                 const struct hwhier_hierarchy *h, double mhz,
-                 double l1_cycles, const char *why)
+static void answer(struct answer *a, const char *key, enum kind kind,
+                   double value, double mhz, struct hwhier_verdict v)
 {
+    a->key = key;
+    a->kind = kind;
+    a->value = value;
+    a->mhz = mhz;
+    a->verdict = v;
+    a->agree = a->of = 0;
+}
+
+static struct hwhier_verdict because(enum hwhier_why why, double a,
+                                     double b)
+{
+    struct hwhier_verdict v;
+    memset(&v, 0, sizeof v);
+    v.why = why;
+    v.v[0] = a;
+    v.v[1] = b;
+    return v;
+}
+
+/* The first reason of those given that withholds, else `ok`. */
+static struct hwhier_verdict first(struct hwhier_verdict ok, size_t n,
+                                   const struct hwhier_verdict *v)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (HWHIER_HELD(v[i]))
+            return v[i];
+    return ok;
+}
+
+/* Every key's answer from the analysis (h), the clock at each level and
+ * the cross-check's verdict (whole: all sizes).  Returns the answers. */
+static size_t decide(const struct bench *b, const struct hwhier_curves *c,
+                     const struct hwhier_hierarchy *h, double mhz,
+                     double l1_cycles, struct hwhier_verdict whole,
+                     struct answer *out)
+{
+    struct hwhier_verdict written = because(HWHIER_WRITTEN, 0, 0),
+                          clock[HWHIER_MAX_LEVELS], v[5];
+    struct hwhier_verdict open = because(HWHIER_OPEN, 0, 0),
+                          short_level = because(HWHIER_ONE_POINT,
+                                                (double)h->known, 0),
+                          unknown, count, fewer;
     double rate[HWHIER_MAX_LEVELS] = { 0 };
-    static const char beyond[] = "the chain ended on a rise past its last "
-                                 "cache level, before it saw what follows";
-    char fewer[80], unknown[120];
-    const char *why_llc;
-    size_t caches = h->levels - 1, j;
-    static char clock_text[HWHIER_MAX_LEVELS][160];
-    const char *clock_off[HWHIER_MAX_LEVELS] = { NULL };
+    size_t caches = h->levels - 1, j, n = 0;
     for (j = 0; j < h->levels; j++) {
         rate[j] = rate_at(b, c, h, j, mhz, l1_cycles);
+        clock[j] = written;
         if (fabs(rate[j] - rate[0]) > 0.05 * rate[0])
             hwp_log("the clock moved in the sweep: %.0f MHz at the L1, %.0f "
                     "where level %zu was read", rate[0], rate[j], j + 1);
@@ -527,96 +563,110 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
          * a latency is held to, which counts cycles is not known (the
          * l1d probe's indexed load may take a cycle more than the
          * chain's, or the host's clock moved). */
-        if (mhz > 0.0 && fabs(rate[j] - mhz) > CLOCKS_AGREE * mhz) {
-            snprintf(clock_text[j], sizeof clock_text[j], "the clock held "
-                     "to the L1's cycles (%.0f MHz) and the clock probe's "
-                     "(%.0f MHz) differ by more than %.0f%%", rate[j], mhz,
-                     100.0 * CLOCKS_AGREE);
-            clock_off[j] = clock_text[j];
-        }
+        if (mhz > 0.0 && fabs(rate[j] - mhz) > HWHIER_CLOCKS_AGREE * mhz)
+            clock[j] = because(HWHIER_CLOCKS, rate[j], mhz);
     }
-    snprintf(unknown, sizeof unknown, "a level of one footprint lies past "
-             "level %zu: a level too short to measure, or a soft edge",
-             h->known);
-    if (h->open)
-        hwp_absent("cache_levels", beyond);
-    else if (h->why_count)
-        hwp_absent("cache_levels", h->why_count);
-    else if (h->known < h->levels)
-        hwp_absent("cache_levels", unknown);
-    else {
-        hwp_emit_int("cache_levels", (long long)caches);
-        if (h->model[caches - 1])
-            hwp_note("cache_levels", "the levels the stages found, and past "
-                     "them what the model of the curve alone reads");
-        else
-            note_agreement("cache_levels", h->agree, h->of, 0.0);
+    /* Levels past the first not known: their own reason, else stage 5's
+     * level of one footprint. */
+    unknown = h->unknown.why != HWHIER_WRITTEN ? h->unknown : short_level;
+    v[0] = h->open ? open : written;
+    v[1] = h->count;
+    v[2] = h->known < h->levels ? short_level : written;
+    count = first(written, 3, v);
+    if (!HWHIER_HELD(count) && h->alone[caches - 1])
+        count = because(HWHIER_ALONE_LEVELS, 0, 0);
+    answer(&out[n], "cache_levels", COUNT, (double)caches, 0.0, count);
+    if (!HWHIER_HELD(count) && !h->alone[caches - 1]) {
+        out[n].agree = h->agree;
+        out[n].of = h->of;
     }
-    snprintf(fewer, sizeof fewer, "the chain found %zu cache level%s",
-             caches, caches == 1 ? "" : "s");
-    if (caches > KEYED_LEVELS)
-        why = "more cache levels than hwparams names (four)";
+    n++;
+    if (caches > KEYED_LEVELS && !HWHIER_HELD(whole))
+        whole = because(HWHIER_TOO_MANY, (double)KEYED_LEVELS, 0);
+    fewer = because(HWHIER_FEWER, (double)caches, 0);
     for (j = 0; j < KEYED_LEVELS; j++) {
-        if (why == NULL && j >= h->known) {
-            const char *not = h->why_known ? h->why_known : unknown;
-            hwp_absent(size_key[j], not);
-            if (latency_key[j])
-                hwp_absent(latency_key[j], not);
-            continue;
-        }
-        if (j >= caches) {
+        struct hwhier_verdict size, lat;
+        if (!HWHIER_HELD(whole) && j >= h->known)
+            size = lat = unknown;
+        else if (j >= caches) {
             /* A level not found is withheld, never left out: configure
              * takes a key left out for a failure. */
-            const char *not = j == caches && h->why_count ? h->why_count
-                                                          : fewer;
-            hwp_absent(size_key[j], not);
-            if (latency_key[j])
-                hwp_absent(latency_key[j], not);
-            continue;
-        }
-        if (why != NULL || (j == 0 && h->why_l1 != NULL)
-            || h->why_size[j] != NULL) {
-            hwp_absent(size_key[j], why ? why
-                                        : h->why_size[j] ? h->why_size[j]
-                                                         : h->why_l1);
+            size = lat = j == caches && HWHIER_HELD(h->count) ? h->count
+                                                               : fewer;
         } else {
-            hwp_emit_int(size_key[j], (long long)h->size[j]);
-            if (h->model[j])
-                hwp_note(size_key[j], h->model[j]);
-            else
-                note_agreement(size_key[j], h->size_agree[j],
-                               h->size_of[j], h->size[j]);
+            v[0] = whole;
+            v[1] = j == 0 ? h->l1 : written;
+            v[2] = h->size_v[j];
+            size = first(h->size_v[j], 3, v);
+            v[1] = h->lat[j];
+            v[2] = clock[j];
+            v[3] = h->ns[j] > 0.0 ? written
+                   : HWHIER_HELD(h->ns_all) ? h->ns_all
+                                            : because(HWHIER_NS_FALL, 0, 0);
+            v[4] = mhz > 0.0 ? written : because(HWHIER_NO_MHZ, 0, 0);
+            lat = first(h->lat[j], 5, v);
         }
+        answer(&out[n], size_key[j], BYTES, h->size[j], 0.0, size);
+        if (!HWHIER_HELD(size) && !h->alone[j]) {
+            out[n].agree = h->size_agree[j];
+            out[n].of = h->size_of[j];
+        }
+        n++;
         if (latency_key[j])
-            emit_cycles(latency_key[j],
-                        why || h->why_lat[j] || clock_off[j] ? 0.0 : h->ns[j],
-                        rate[j], why ? why : h->why_lat[j] ? h->why_lat[j]
-                                           : clock_off[j] ? clock_off[j]
-                                                          : h->why_ns);
+            answer(&out[n++], latency_key[j], CYCLES, h->ns[j], rate[j], lat);
     }
     /* A single cache is the LLC too. */
-    why_llc = why ? why : caches == 1 ? h->why_l1 : NULL;
-    if (why_llc == NULL && caches >= 1)
-        why_llc = h->why_size[caches - 1];
-    if (why_llc != NULL || h->open || h->known < h->levels || h->why_count)
-        hwp_absent("llc_effective_bytes", why_llc ? why_llc : h->open ? beyond
-                                          : h->why_count ? h->why_count
-                                          : unknown);
-    else
-        hwp_emit_int("llc_effective_bytes", (long long)h->size[caches - 1]);
-    why = why ? why : h->open ? beyond
-                    : h->why_mem ? h->why_mem
-                    : !h->memory ? "the chain ended before memory" : h->why_ns;
-    emit_cycles("mem_latency_cycles",
-                h->memory && !clock_off[caches] ? h->ns[caches] : 0.0,
-                rate[caches], h->memory && clock_off[caches]
-                                  ? clock_off[caches] : why);
-    if (h->memory && h->ns[caches] > 0.0) {
-        hwp_emit_dec("mem_latency_ns", h->ns[caches]);
-        if (h->model[caches])
-            hwp_note("mem_latency_ns", h->model[caches]);
-    } else
-        hwp_absent("mem_latency_ns", why);
+    v[0] = whole;
+    v[1] = caches == 1 ? h->l1 : written;
+    v[2] = h->size_v[caches - 1];
+    v[3] = h->open ? open : written;
+    v[4] = count;
+    answer(&out[n++], "llc_effective_bytes", BYTES, h->size[caches - 1], 0.0,
+           first(written, 5, v));
+    /* Memory is read apart from the sizes: their cross-check leaves it. */
+    v[0] = h->open ? open : written;
+    v[1] = h->mem;
+    v[2] = h->memory ? written : because(HWHIER_NO_MEMORY, 0, 0);
+    v[3] = h->ns[caches] > 0.0 ? written
+           : HWHIER_HELD(h->ns_all) ? h->ns_all : because(HWHIER_NS_FALL, 0, 0);
+    answer(&out[n + 1], "mem_latency_ns", NS, h->ns[caches], 0.0,
+           first(h->mem, 4, v));
+    v[0] = out[n + 1].verdict;
+    v[1] = clock[caches];
+    v[2] = mhz > 0.0 ? written : because(HWHIER_NO_MHZ, 0, 0);
+    answer(&out[n], "mem_latency_cycles", CYCLES, h->ns[caches],
+           rate[caches], first(out[n + 1].verdict, 3, v));
+    return n + 2;
+}
+
+/* Each answer: its value and note, or why it is withheld. */
+static void emit(const struct answer *a, size_t n)
+{
+    char text[320];
+    size_t i;
+    for (i = 0; i < n; i++, a++) {
+        if (HWHIER_HELD(a->verdict)) {
+            hwp_absent(a->key, hwhier_reason(&a->verdict, text, sizeof text));
+            continue;
+        }
+        switch (a->kind) {
+        case COUNT:
+        case BYTES:
+            hwp_emit_int(a->key, (long long)a->value);
+            break;
+        case CYCLES:
+            hwp_emit_int(a->key, (long long)(a->value * a->mhz * 1e-3 + 0.5));
+            break;
+        case NS:
+            hwp_emit_dec(a->key, a->value);
+            break;
+        }
+        if (a->verdict.why != HWHIER_WRITTEN)
+            hwp_note(a->key, hwhier_reason(&a->verdict, text, sizeof text));
+        else if (a->of > 0)
+            note_agreement(a->key, a->agree, a->of,
+                           a->kind == COUNT ? 0.0 : a->value);
+    }
 }
 
 /* The curves, measured: one round an octave into memory, and as many
@@ -624,7 +674,7 @@ static void emit(const struct bench *b, const struct hwhier_curves *c,
  * budget allows. */
 static size_t measure(struct bench *b, struct hwhier_curves *c,
                       struct hwhier_hierarchy *h, double l1d_bytes,
-                      const char **why)
+                      struct hwhier_verdict *why)
 {
     size_t n, placed = 0, readings = HWHIER_PLACEMENTS;
     n = sweep(b, 0, 0, b->n, 1, c);
@@ -636,8 +686,10 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     hwhier_analyse(c, h);
     /* The first round stopped on one reading's memory; the readings'
      * median may not have settled there yet: an octave more. */
-    while (h->why_mem != NULL && n < b->n && hwp_budget_left() > 0.0) {
-        hwp_log("an octave more: %s", h->why_mem);
+    while (HWHIER_HELD(h->mem) && n < b->n && hwp_budget_left() > 0.0) {
+        char text[320];
+        hwp_log("an octave more: %s",
+                hwhier_reason(&h->mem, text, sizeof text));
         n = sweep(b, 0, n, n + HWHIER_PER_OCTAVE < b->n ? n + HWHIER_PER_OCTAVE
                                                      : b->n, 0, c);
         corrected(b, readings, n, c);
@@ -651,10 +703,12 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
     /* A curve that fell (stage 10) was timed while a cache changed what
      * it keeps; more placements of the same footprints cannot undo that. */
-    if ((*why != NULL || 2 * h->agree <= h->of
-         || (h->known < h->levels && h->why_known == NULL))
+    if ((HWHIER_HELD(*why) || 2 * h->agree <= h->of
+         || (h->known < h->levels && h->unknown.why == HWHIER_WRITTEN))
         && hwp_budget_left() > hwp_elapsed() / 4.0) {
-        hwp_log("measuring again: %s", *why ? *why
+        char text[320];
+        hwp_log("measuring again: %s",
+                HWHIER_HELD(*why) ? hwhier_reason(why, text, sizeof text)
                 : h->known < h->levels ? "a level of one footprint"
                                        : "no majority of levels");
         (void)sweep(b, HWHIER_PLACEMENTS, 0, placed, 0, c);
@@ -690,8 +744,9 @@ int main(int argc, char **argv)
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
     double mhz, l1d_bytes, l1_cycles;
-    size_t readings;
-    const char *why = NULL;
+    size_t readings, n;
+    struct hwhier_verdict why;
+    static struct answer answers[4 + 3 * KEYED_LEVELS];
 
     hwp_init(argc, argv, "caches", probe_inputs, probe_keys);
     /* A neighbour's load moves the edge of every level it shares and
@@ -736,6 +791,7 @@ int main(int argc, char **argv)
         hwp_log("the L1 at %.2f ns is %.2f cycles at the clock probe's "
                 "rate, %.0f counted beside the clock", h.ns[0],
                 h.ns[0] * mhz * 1e-3, l1_cycles);
-    emit(&b, &c, &h, mhz, l1_cycles, why);
+    n = decide(&b, &c, &h, mhz, l1_cycles, why, answers);
+    emit(answers, n);
     return hwp_finish();
 }

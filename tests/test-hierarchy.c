@@ -97,7 +97,7 @@ static void clean(void)
            && near(h.ns[3], 90.0),
            "clean: the levels' latencies (%.2f %.2f %.2f %.2f)",
            h.ns[0], h.ns[1], h.ns[2], h.ns[3]);
-    check(hwhier_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
+    check(!HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 32 * KIB))
           && h.size[0] == 32 * KIB && near(h.ns[3], 90.0),
           "clean: passes the cross-checks, L1 at the capacity kept");
 }
@@ -239,36 +239,36 @@ static void far_memory(void)
     c.far_x[0] = 256 * MIB;
     c.far_x[1] = 512 * MIB;
     far_at(&c, &h, 91.0, 94.0);
-    checkf(h.memory && h.why_count == NULL && near(h.ns[3], 90.0),
+    checkf(h.memory && !HWHIER_HELD(h.count) && near(h.ns[3], 90.0),
            "far points that agree leave memory and the count (%.1f ns)",
            h.ns[3]);
     far_at(&c, &h, 93.0, 97.0);
-    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 90.0),
+    checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 90.0),
            "far points 5-10%% slower: the count not resolved, memory "
            "stands (%.1f ns)", h.ns[3]);
     far_at(&c, &h, 120.0, 126.0);
-    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 123.0),
+    checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 123.0),
            "far points 10%% slower: a level seen, not resolved; memory is "
            "theirs (%.1f ns)", h.ns[3]);
     far_at(&c, &h, 93.0, 101.0);
-    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 97.0),
+    checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 97.0),
            "the farther point alone 10%% slower: the same (%.1f ns)",
            h.ns[3]);
     far_at(&c, &h, 120.0, 160.0);
-    check(!h.memory && h.why_count != NULL && h.why_mem != NULL,
+    check(!h.memory && HWHIER_HELD(h.count) && HWHIER_HELD(h.mem),
           "far points that still rise withhold memory too");
     far_at(&c, &h, 70.0, 72.0);
-    check(!h.memory && h.why_count == NULL && h.why_mem != NULL,
+    check(!h.memory && !HWHIER_HELD(h.count) && HWHIER_HELD(h.mem),
           "far points 10% faster withhold memory");
     /* The curve's end timed again after the far points. */
     c.again_ns = 91.0;
     far_at(&c, &h, 120.0, 126.0);
-    checkf(h.memory && h.why_count != NULL && near(h.ns[3], 123.0),
+    checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 123.0),
            "far points 10%% slower, the curve's end again as it was: "
            "memory is theirs (%.1f ns)", h.ns[3]);
     c.again_ns = 118.0;
     far_at(&c, &h, 120.0, 126.0);
-    check(!h.memory && h.why_count != NULL && h.why_mem != NULL,
+    check(!h.memory && HWHIER_HELD(h.count) && HWHIER_HELD(h.mem),
           "far points 10% slower and the curve's end again too: memory "
           "slowed while it was timed, withheld");
     c.again_ns = 0.0;
@@ -283,14 +283,14 @@ static void served_past(void)
     size_t r, i;
     machine3_to(&c, 256 * MIB);
     hwhier_analyse(&c, &h);
-    check(h.memory && h.why_count == NULL,
+    check(h.memory && !HWHIER_HELD(h.count),
           "a clean curve: the count stands");
     for (i = 0; i < c.n && c.x[i] < 128 * MIB; i++)
         ;
     for (r = 0; r < c.readings; r++)
         c.y[r][i] = 50.0;
     hwhier_analyse(&c, &h);
-    checkf(h.memory && h.why_count != NULL,
+    checkf(h.memory && HWHIER_HELD(h.count),
            "a point at %.0f MiB at 50 ns, where the caches found serve a "
            "quarter: the count is withheld", c.x[i] / MIB);
     /* A curve its budget ended on a rise: no memory, no far points; the
@@ -299,12 +299,12 @@ static void served_past(void)
     for (r = 0; r < c.readings; r++)
         c.y[r][c.n - 1] = 120.0;
     hwhier_analyse(&c, &h);
-    check(!h.memory && h.why_count == NULL,
+    check(!h.memory && !HWHIER_HELD(h.count),
           "a curve that ends on a rise: memory withheld, the count stands");
     for (r = 0; r < c.readings; r++)
         c.y[r][i] = 50.0;
     hwhier_analyse(&c, &h);
-    check(!h.memory && h.why_count != NULL,
+    check(!h.memory && HWHIER_HELD(h.count),
           "... and with the fast point, the count is withheld too");
 }
 
@@ -348,7 +348,7 @@ static void rising_end(void)
                                  "withhold memory");
     hwhier_model_check(&c, &h);
     checkf(h.memory && h.levels == 4 && fabs(h.ns[3] - 100.0) < 10.0
-           && h.model[3] != NULL,
+           && h.mem.why == HWHIER_ALONE_MEMORY,
            "... the model of the curve reads it (%.1f ns)", h.ns[3]);
     modelled(&c, mid_edram, q, edram, 3);
     hwhier_analyse(&c, &h);
@@ -373,7 +373,7 @@ static void fell(void)
                 c.y[r][i] = c.x[i] <= 8 * MIB ? 80.0
                             : c.x[i] <= 16 * MIB ? 40.0 : 60.0;
     hwhier_analyse(&c, &h);
-    checkf(h.known == 2 && h.why_known != NULL && h.why_count != NULL
+    checkf(h.known == 2 && HWHIER_HELD(h.unknown) && HWHIER_HELD(h.count)
                && h.size[0] == ends3[0] && h.size[1] == ends3[1] && h.memory
                && near(h.ns[h.levels - 1], 90.0),
            "a curve that falls 80 -> 40 ns: the L1, the L2 and memory stand, "
@@ -384,7 +384,7 @@ static void fell(void)
             if (c.x[i] > 8 * MIB && c.x[i] <= 16 * MIB)
                 c.y[r][i] = 60.0;
     hwhier_analyse(&c, &h);
-    check(h.why_known == NULL,
+    check(!HWHIER_HELD(h.unknown),
           "a dip of 80 -> 60 ns, less than a level wobbles: not a fall (stage 9 may "
           "still see a cache past the levels found)");
 }
@@ -395,29 +395,29 @@ static void cross_checks(void)
     struct hwhier_hierarchy h;
     machine(&c, ends3, lat3, 3);
     hwhier_analyse(&c, &h);
-    check(hwhier_cross_check(&h, c.x, c.n, 16 * KIB) != NULL,
+    check(HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 16 * KIB)),
           "an L1 twice the conflict test's capacity withholds the sizes");
     hwhier_analyse(&c, &h);
-    check(hwhier_cross_check(&h, c.x, c.n, h.size[0] / 1.2) == NULL
-          && h.why_l1 != NULL,
+    check(!HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, h.size[0] / 1.2))
+          && HWHIER_HELD(h.l1),
           "an L1 a fifth above the conflict test's capacity withholds its "
           "own size alone");
     hwhier_analyse(&c, &h);
-    check(hwhier_cross_check(&h, c.x, c.n, 96 * KIB) != NULL,
+    check(HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 96 * KIB)),
           "an L1 under half the conflict test's capacity withholds the sizes");
     hwhier_analyse(&c, &h);
     h.size[0] = 28 * KIB;
-    check(hwhier_cross_check(&h, c.x, c.n, 32 * KIB) == NULL
+    check(!HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 32 * KIB))
           && h.size[0] == 32 * KIB,
           "an L1 edge a grid step below the capacity is set to it");
     hwhier_analyse(&c, &h);
     h.size[2] = h.size[1];
-    check(hwhier_cross_check(&h, c.x, c.n, 0.0) != NULL,
+    check(HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 0.0)),
           "sizes that do not rise level by level are withheld");
     hwhier_analyse(&c, &h);
     h.ns[2] = h.ns[1];
-    check(hwhier_cross_check(&h, c.x, c.n, 0.0) == NULL && h.ns[1] == 0.0
-          && h.why_ns != NULL,
+    check(!HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 0.0)) && h.ns[1] == 0.0
+          && HWHIER_HELD(h.ns_all),
           "latencies that do not rise are withheld, the sizes kept");
 }
 
@@ -438,14 +438,14 @@ static void placements_disagree(void)
     struct hwhier_hierarchy h;
     readings(&c, two);
     hwhier_analyse(&c, &h);
-    checkf(h.levels == 4 && h.known == 2 && h.why_known != NULL
-               && h.why_count != NULL && h.memory,
+    checkf(h.levels == 4 && h.known == 2 && HWHIER_HELD(h.unknown)
+               && HWHIER_HELD(h.count) && h.memory,
            "two of five placements read the L3 at 60 ns, three at 16: "
            "levels from the L3 not known (known %zu of %zu)", h.known,
            h.levels);
     readings(&c, one);
     hwhier_analyse(&c, &h);
-    checkf(h.known == h.levels && h.why_count == NULL,
+    checkf(h.known == h.levels && !HWHIER_HELD(h.count),
            "one placement of five at 60 ns: outvoted (known %zu of %zu)",
            h.known, h.levels);
 }

@@ -9,6 +9,205 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A verdict with its figures. */
+static struct hwhier_verdict verdict(enum hwhier_why why, double a, double b,
+                                     double c, double d)
+{
+    struct hwhier_verdict v;
+    v.why = why;
+    v.v[0] = a;
+    v.v[1] = b;
+    v.v[2] = c;
+    v.v[3] = d;
+    return v;
+}
+
+/* The count's reason: the first found stands. */
+static void count_not_known(struct hwhier_hierarchy *h, enum hwhier_why why,
+                            double a, double b)
+{
+    if (h->count.why == HWHIER_WRITTEN)
+        h->count = verdict(why, a, b, 0.0, 0.0);
+}
+
+const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
+                          size_t len)
+{
+    const double *f = v->v;
+    switch (v->why) {
+    case HWHIER_WRITTEN:
+        snprintf(buf, len, "written");
+        break;
+    case HWHIER_ALONE:
+        snprintf(buf, len, "the model of the curve alone: %.0f-%.0f KiB, "
+                 "%.1f-%.1f ns", f[0], f[1], f[2], f[3]);
+        break;
+    case HWHIER_ALONE_LEVELS:
+        snprintf(buf, len, "the levels the stages found, and past them what "
+                 "the model of the curve alone reads");
+        break;
+    case HWHIER_ALONE_MEMORY:
+        snprintf(buf, len, "the model of the curve alone: %.1f-%.1f ns, the "
+                 "curve still rising where it ends", f[0], f[1]);
+        break;
+    case HWHIER_OPEN:
+        snprintf(buf, len, "the chain ended on a rise past its last cache "
+                 "level, before it saw what follows");
+        break;
+    case HWHIER_ONE_POINT:
+        snprintf(buf, len, "a level of one footprint lies past level %.0f: "
+                 "a level too short to measure, or a soft edge", f[0]);
+        break;
+    case HWHIER_FEWER:
+        snprintf(buf, len, "the chain found %.0f cache level%s", f[0],
+                 f[0] == 1.0 ? "" : "s");
+        break;
+    case HWHIER_TOO_MANY:
+        snprintf(buf, len, "more cache levels than hwparams names (%.0f)",
+                 f[0]);
+        break;
+    case HWHIER_NO_MEMORY:
+        snprintf(buf, len, "the chain ended before memory");
+        break;
+    case HWHIER_RISING:
+        snprintf(buf, len, "the curve still rises by %.0f%% an octave or "
+                 "more where it ends: memory's latency lies beyond it",
+                 100.0 * (HWHIER_SETTLED - 1.0));
+        break;
+    case HWHIER_MEM_SLOWED:
+        snprintf(buf, len, "memory slowed while it was timed (the curve's "
+                 "end timed again after the far points was %.0f%% slower "
+                 "too: a neighbour's load on the memory): whether a cache "
+                 "past the last level found served part of the chain is "
+                 "not known", 100.0 * (HWHIER_SETTLED - 1.0));
+        break;
+    case HWHIER_FAR_SLOWER:
+        snprintf(buf, len, "a cache past the last level found still served "
+                 "part of the chain where the curve settled (memory further "
+                 "on is %.0f%% slower): seen, not resolved",
+                 100.0 * (HWHIER_SETTLED - 1.0));
+        break;
+    case HWHIER_FAR_RISES:
+        snprintf(buf, len, "memory timed %.0f to %.0f octaves past where "
+                 "the curve settled still rises", f[0], f[1]);
+        break;
+    case HWHIER_FAR_STEP:
+        snprintf(buf, len, "memory timed %.0f to %.0f octaves past where "
+                 "the curve settled is a level step slower: which of the "
+                 "two is memory's own cost is not known", f[0], f[1]);
+        break;
+    case HWHIER_FAR_LITTLE:
+        snprintf(buf, len, "memory further on is %.0f-%.0f%% slower than "
+                 "where the curve settled: a cache past the last level "
+                 "found serving a little of the chain there, or page walks "
+                 "growing past the TLB share's reach; not resolved",
+                 100.0 * (HWHIER_CONFIRMED - 1.0),
+                 100.0 * (HWHIER_SETTLED - 1.0));
+        break;
+    case HWHIER_FAR_FASTER:
+        snprintf(buf, len, "memory timed again further on is %.0f%% faster "
+                 "or more than where the curve settled",
+                 100.0 * (HWHIER_SETTLED - 1.0));
+        break;
+    case HWHIER_SERVED_PAST:
+        snprintf(buf, len, "a cache past the last level found served part "
+                 "of the chain: it ran faster than the levels found can "
+                 "make it");
+        break;
+    case HWHIER_FELL:
+        snprintf(buf, len, "the chain ran faster as it grew (%.2fx or more, "
+                 "more than a level wobbles): a cache changed what it keeps "
+                 "during the sweep", HWLEVEL_WOBBLE);
+        break;
+    case HWHIER_WOBBLE:
+        snprintf(buf, len, "the page placements disagree on a level's cost "
+                 "by %.2fx or more, more than a level wobbles: its share "
+                 "changed while it was timed (a neighbour)", HWLEVEL_WOBBLE);
+        break;
+    case HWHIER_NS_FALL:
+        snprintf(buf, len, "the latency chain's latencies do not rise level "
+                 "by level");
+        break;
+    case HWHIER_SIZES_FALL:
+        snprintf(buf, len, "the effective sizes do not rise from level to "
+                 "level");
+        break;
+    case HWHIER_L1_OVER:
+        snprintf(buf, len, "the L1's effective size exceeds %.2f times the "
+                 "conflict test's capacity", f[0]);
+        break;
+    case HWHIER_L1_UNDER:
+        snprintf(buf, len, "the L1's effective size is under %.2f times the "
+                 "conflict test's capacity: the chain was disturbed where "
+                 "it timed the L1", f[0]);
+        break;
+    case HWHIER_L1_MORE:
+        snprintf(buf, len, "the L1 held more than the conflict test's "
+                 "capacity: its share changed between the two tests");
+        break;
+    case HWHIER_CLOCKS:
+        snprintf(buf, len, "the clock held to the L1's cycles (%.0f MHz) and "
+                 "the clock probe's (%.0f MHz) differ by more than %.0f%%",
+                 f[0], f[1], 100.0 * HWHIER_CLOCKS_AGREE);
+        break;
+    case HWHIER_NO_MHZ:
+        snprintf(buf, len, "no cpu_mhz input");
+        break;
+    case HWHIER_MODEL_NO_FIT:
+        snprintf(buf, len, "the model of the curve found no fit that rises "
+                 "level by level: the count is not borne out");
+        break;
+    case HWHIER_MODEL_MISFIT:
+        snprintf(buf, len, "the model of the curve misses the readings by "
+                 "%.2f times their noise (more than %.1f): it does not "
+                 "describe the curve, and the count is not known", f[0],
+                 HWHIER_ADEQUATE);
+        break;
+    case HWHIER_MODEL_UNSURE:
+        snprintf(buf, len, "the model of the curve cannot tell whether a "
+                 "level more lies past level %.0f (it explains %.1f noise "
+                 "variances, %.0f to %.0f undecided): the count is not "
+                 "known", f[0], f[1], HWMODEL_UNSURE, HWMODEL_EXPLAINS);
+        break;
+    case HWHIER_MODEL_UNMATCHED:
+        snprintf(buf, len, "the model of the curve does not bear out every "
+                 "level found: the count is not known");
+        break;
+    case HWHIER_MODEL_CLOSE:
+        snprintf(buf, len, "the model of the curve reads a level past the "
+                 "last one found (%.0f ns to %.0f KiB), too close to its "
+                 "neighbours to be its own: the count is not borne out",
+                 f[0], f[1]);
+        break;
+    case HWHIER_MODEL_SOFT:
+        snprintf(buf, len, "the last cache loses the chain to memory over "
+                 "octaves (steepness %.1f in the model of the curve, %.1f "
+                 "or less): a level behind it cannot be told from a soft "
+                 "edge, and the count is not known", f[0], HWHIER_SOFT_LAST);
+        break;
+    case HWHIER_MODEL_SIZE:
+        snprintf(buf, len, "%.0f KiB is not borne out by the model of the "
+                 "curve (its level begins to lose the chain at %.0f-%.0f "
+                 "KiB)", f[0], f[1], f[2]);
+        break;
+    case HWHIER_MODEL_NS:
+        snprintf(buf, len, "%.2f ns is not borne out by the model of the "
+                 "curve (%.2f-%.2f ns)", f[0], f[1], f[2]);
+        break;
+    case HWHIER_MODEL_SIZE_WIDE:
+        snprintf(buf, len, "the model of the curve reads a level at "
+                 "%.0f-%.0f KiB: wider than %.1f times, too wide to write",
+                 f[0], f[1], HWHIER_MODEL_WIDE_BYTES);
+        break;
+    case HWHIER_MODEL_NS_WIDE:
+        snprintf(buf, len, "the model of the curve reads that level at "
+                 "%.1f-%.1f ns: wider than %.2f times, too wide to write",
+                 f[0], f[1], HWHIER_MODEL_WIDE_NS);
+        break;
+    }
+    return buf;
+}
+
 double hwhier_settled(const double *x, const double *ns, size_t i)
 {
     double ym[HWHIER_MAX_POINTS];
@@ -119,41 +318,30 @@ static void far_memory(const struct hwhier_curves *c,
     if (hi > HWHIER_SETTLED * h->ns[m]
         && c->again_ns > HWHIER_SETTLED * c->y[0][c->n - 1]) {
         h->memory = 0;
-        h->why_mem = "memory slowed while it was timed (the curve's end "
-                     "timed again after the far points was 10% slower "
-                     "too: a neighbour's load on the memory)";
-        h->why_count = "memory slowed while it was timed: whether a cache "
-                       "past the last level found served part of the "
-                       "chain is not known";
+        h->mem = verdict(HWHIER_MEM_SLOWED, 0.0, 0.0, 0.0, 0.0);
+        h->count = h->mem;
     } else if (hi > HWHIER_SETTLED * h->ns[m]) {
-        double settled = h->ns[m];
-        h->why_count = "a cache past the last level found still served "
-                       "part of the chain where the curve settled (memory "
-                       "further on is 10% slower): seen, not resolved";
+        double settled = h->ns[m],
+               near = log2(c->far_x[0] / c->x[c->n - 1]),
+               far = log2(c->far_x[c->nfar - 1] / c->x[c->n - 1]);
+        h->count = verdict(HWHIER_FAR_SLOWER, 0.0, 0.0, 0.0, 0.0);
         h->ns[m] = (lo + hi) / 2.0;
         if (hi > HWLEVEL_FLAT * lo) {
             h->memory = 0;
-            h->why_mem = "memory timed two and three octaves past where "
-                         "the curve settled still rises";
+            h->mem = verdict(HWHIER_FAR_RISES, near, far, 0.0, 0.0);
         } else if (h->ns[m] >= HWLEVEL_STEP * settled) {
             /* Memory read a level step on would be a level of its own:
              * the far points may be memory behind a cache that served the
              * settled octave, or memory with page walks or a neighbour's
              * load added. */
             h->memory = 0;
-            h->why_mem = "memory timed two and three octaves past where "
-                         "the curve settled is a level step slower: which "
-                         "of the two is memory's own cost is not known";
+            h->mem = verdict(HWHIER_FAR_STEP, near, far, 0.0, 0.0);
         }
     } else if (hi > HWHIER_CONFIRMED * h->ns[m]) {
-        h->why_count = "memory further on is 5-10% slower than where the "
-                       "curve settled: a cache past the last level found "
-                       "serving a little of the chain there, or page walks "
-                       "growing past the TLB share's reach; not resolved";
+        h->count = verdict(HWHIER_FAR_LITTLE, 0.0, 0.0, 0.0, 0.0);
     } else if (hi * HWHIER_SETTLED < h->ns[m]) {
         h->memory = 0;
-        h->why_mem = "memory timed again further on is 10% faster or more "
-                     "than where the curve settled";
+        h->mem = verdict(HWHIER_FAR_FASTER, 0.0, 0.0, 0.0, 0.0);
     }
 }
 
@@ -172,15 +360,13 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
     double held = 0.0, fast = h->ns[0];
     for (j = 0; j < m; j++)
         held += 2.0 * h->size[j];
-    for (i = 0; i < c->n && h->why_count == NULL; i++) {
+    for (i = 0; i < c->n && h->count.why == HWHIER_WRITTEN; i++) {
         double most = held / c->x[i];
         if (most < 0.5
             && mid[i] * HWHIER_SETTLED < mem - (mem - fast) * most) {
             hwp_log("%.0f bytes at %.2f ns: the levels found serve at most "
                     "%.0f%% of it", c->x[i], mid[i], 100.0 * most);
-            h->why_count = "a cache past the last level found served part "
-                           "of the chain: it ran faster than the levels "
-                           "found can make it";
+            h->count = verdict(HWHIER_SERVED_PAST, 0.0, 0.0, 0.0, 0.0);
         }
     }
 }
@@ -198,17 +384,16 @@ static double tail(const double *x, const double *clean, size_t i)
     return clean[i] > clean[back] ? clean[i] - clean[back] : 0.0;
 }
 
-/* Levels from j on, and the count, not known, each for its reason (the
- * first reason found stands). */
+/* Levels from j on, and the count, not known, for one reason (the first
+ * reason found stands). */
 static void not_known_from(struct hwhier_hierarchy *h, size_t j,
-                           const char *why_known, const char *why_count)
+                           enum hwhier_why why)
 {
     if (j < h->known) {
         h->known = j;
-        h->why_known = why_known;
+        h->unknown = verdict(why, 0.0, 0.0, 0.0, 0.0);
     }
-    if (h->why_count == NULL)
-        h->why_count = why_count;
+    count_not_known(h, why, 0.0, 0.0);
 }
 
 /* Stage 10: a curve that falls by more than a level wobbles (hwlevel_fall,
@@ -228,12 +413,7 @@ static void fell(const struct hwhier_curves *c, const double *mid,
         ;
     hwp_log("the curve falls %.2fx from %.0f bytes on: levels from %zu on "
             "not known", fall, c->x[at], j + 1);
-    not_known_from(h, j,
-                   "the chain ran faster as it grew (by more than a level "
-                   "wobbles): a cache changed what it keeps during the "
-                   "sweep, so this level is not known",
-                   "the chain ran faster as it grew: a cache changed what "
-                   "it keeps during the sweep");
+    not_known_from(h, j, HWHIER_FELL);
 }
 
 /* Stage 7b: the placements must agree on the cost of each level with an
@@ -262,12 +442,7 @@ static void placements_agree(const struct hwhier_curves *c,
         if (lo > 0.0 && hi / lo > HWLEVEL_WOBBLE) {
             hwp_log("level %zu: the placements read %.2f-%.2f ns (quartiles) "
                     "where its latency is read", j + 1, lo, hi);
-            not_known_from(h, j,
-                           "the page placements disagree on this level's "
-                           "cost by more than a level wobbles: its share "
-                           "changed while it was timed (a neighbour)",
-                           "the page placements disagree on a level's cost: "
-                           "its share changed while it was timed");
+            not_known_from(h, j, HWHIER_WOBBLE);
             return;
         }
     }
@@ -368,8 +543,7 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
         h->at[h->levels - 1] = c->n - 1;
         h->rising = !h->memory;
         if (!h->memory)
-            h->why_mem = "the curve still rises by 10% an octave or more "
-                         "where it ends: memory's latency lies beyond it";
+            h->mem = verdict(HWHIER_RISING, 0.0, 0.0, 0.0, 0.0);
         if (h->memory)
             far_memory(c, h);
         served_past(c, mid,
@@ -448,58 +622,48 @@ static double losing(const struct hwmodel_fit *f, size_t k, double share)
  * value whose interval is wider than its tolerance is withheld with the
  * interval as its reason, and the count with the levels' sizes. */
 static void adopt(const struct hwmodel_fit *f, size_t past,
-                  const struct hwhier_curves *c, struct hwhier_hierarchy *h,
-                  char *count, size_t len)
+                  const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
-    static char text[HWHIER_MAX_LEVELS][160], lat[HWHIER_MAX_LEVELS][160],
-        note[HWHIER_MAX_LEVELS][120];
     size_t add = f->caches - past, last = h->levels - 1, j, i;
     /* Stage 5's doubt, a level of one footprint past the last cache
      * (known one short, with no reason of 7b's or 10's), is what the
      * model settles; the others stand. */
     int clear = h->levels + add <= HWHIER_MAX_LEVELS && !h->open
                 && (h->known >= h->levels
-                    || (h->known + 1 == h->levels && h->why_known == NULL));
+                    || (h->known + 1 == h->levels
+                        && h->unknown.why == HWHIER_WRITTEN));
     for (j = past; clear && j < f->caches; j++)
         clear = f->ns_lo[j] >= HWHIER_ALONE_STEP * f->ns_hi[j - 1]
                 && f->ns_lo[j + 1] >= HWMODEL_STEP * f->ns_hi[j]
                 && f->size[j] >= HWMODEL_APART * f->size[j - 1]
                 && f->size[j] >= HWMODEL_APART * h->size[last - 1];
     if (!clear) {
-        snprintf(count, len, "the model of the curve reads a level past the "
-                 "last one found (%.0f ns to %.0f KiB), too close to its "
-                 "neighbours to be its own: the count is not borne out",
-                 f->ns[past], f->size[past] / 1024.0);
-        h->why_count = count;
+        h->count = verdict(HWHIER_MODEL_CLOSE, f->ns[past],
+                           f->size[past] / 1024.0, 0.0, 0.0);
         return;
     }
     h->ns[last + add] = h->ns[last];
     h->at[last + add] = h->at[last];
-    h->why_size[last + add] = h->why_size[last];
-    h->why_lat[last + add] = h->why_lat[last];
+    h->size_v[last + add] = h->size_v[last];
+    h->lat[last + add] = h->lat[last];
     for (j = last; j < last + add; j++) {
         size_t k = past + (j - last);
         h->size[j] = f->size[k];
         h->size_agree[j] = h->size_of[j] = 0;
-        snprintf(note[j], sizeof note[j], "the model of the curve alone: "
-                 "%.0f-%.0f KiB, %.1f-%.1f ns", f->size_lo[k] / 1024.0,
-                 f->size_hi[k] / 1024.0, f->ns_lo[k], f->ns_hi[k]);
-        h->model[j] = note[j];
-        h->why_size[j] = h->why_lat[j] = NULL;
+        h->alone[j] = 1;
+        h->size_v[j] = h->lat[j] =
+            verdict(HWHIER_ALONE, f->size_lo[k] / 1024.0,
+                    f->size_hi[k] / 1024.0, f->ns_lo[k], f->ns_hi[k]);
         if (f->size_hi[k] > HWHIER_MODEL_WIDE_BYTES * f->size_lo[k]) {
-            snprintf(text[j], sizeof text[j], "the model of the curve reads "
-                     "a level at %.0f-%.0f KiB: too wide to write",
-                     f->size_lo[k] / 1024.0, f->size_hi[k] / 1024.0);
-            h->why_size[j] = text[j];
-            h->why_count = text[j];
+            h->size_v[j] = verdict(HWHIER_MODEL_SIZE_WIDE,
+                                   f->size_lo[k] / 1024.0,
+                                   f->size_hi[k] / 1024.0, 0.0, 0.0);
+            h->count = h->size_v[j];
         }
         h->ns[j] = f->ns[k];
-        if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k]) {
-            snprintf(lat[j], sizeof lat[j], "the model of the curve reads "
-                     "that level at %.1f-%.1f ns: too wide to write",
-                     f->ns_lo[k], f->ns_hi[k]);
-            h->why_lat[j] = lat[j];
-        }
+        if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k])
+            h->lat[j] = verdict(HWHIER_MODEL_NS_WIDE, f->ns_lo[k],
+                                f->ns_hi[k], 0.0, 0.0);
         for (i = 0; i + 1 < c->n && c->x[i] < f->size[k]; i++)
             ;
         h->at[j] = i;
@@ -512,20 +676,17 @@ void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h)
 {
     static struct hwmodel_curve m;
-    static char count[200], size[HWHIER_MAX_LEVELS][160],
-        lat[HWHIER_MAX_LEVELS][160];
     struct hwmodel_fit f;
+    struct hwhier_verdict count = verdict(HWHIER_WRITTEN, 0, 0, 0, 0);
     size_t caches = h->levels > 0 ? h->levels - 1 : 0, j, k, past;
-    const char *unmatched = NULL;
+    int unmatched = 0;
     if (h->levels < 2)
         return;
     model_curve(c, &m);
     if (hwmodel_fit(&m, HWMODEL_MAX_CACHES, &f) != 0) {
-        if (h->why_count == NULL)
-            h->why_count = "the model of the curve found no fit that rises "
-                           "level by level: the count is not borne out";
+        count_not_known(h, HWHIER_MODEL_NO_FIT, 0.0, 0.0);
         for (j = 0; j < h->levels; j++)
-            h->why_size[j] = h->why_lat[j] = h->why_count;
+            h->size_v[j] = h->lat[j] = h->count;
         return;
     }
     for (j = 0; j <= f.caches; j++)
@@ -553,16 +714,10 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * noise (it does not describe the curve), or a level more explaining
      * between HWMODEL_UNSURE and HWMODEL_EXPLAINS noise variances. */
     if (f.scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
-        snprintf(count, sizeof count, "the model of the curve misses the "
-                 "readings by %.1f times their noise: it does not describe "
-                 "the curve, and the count is not known", sqrt(f.scale));
+        count = verdict(HWHIER_MODEL_MISFIT, sqrt(f.scale), 0.0, 0.0, 0.0);
     else if (!f.count_known)
-        snprintf(count, sizeof count, "the model of the curve cannot tell "
-                 "whether a level more lies past level %zu (it explains %.1f "
-                 "noise variances): the count is not known", f.caches + 1,
-                 f.gain_next);
-    else
-        count[0] = '\0';
+        count = verdict(HWHIER_MODEL_UNSURE, (double)f.caches + 1.0,
+                        f.gain_next, 0.0, 0.0);
     for (j = 0; j < caches; j++) {
         /* Level j of the stages against the model's level of that size. */
         for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
@@ -572,36 +727,31 @@ void hwhier_model_check(const struct hwhier_curves *c,
             || !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
                           losing(&f, k, 0.5), HWHIER_MODEL_SLACK,
                           HUGE_VAL)) {
-            unmatched = "the model of the curve does not bear out every "
-                        "level found: the count is not known";
-            snprintf(size[j], sizeof size[j], "%.0f KiB is not borne out by "
-                     "the model of the curve (its level begins to lose the "
-                     "chain at %.0f-%.0f KiB)", h->size[j] / 1024.0,
-                     k < f.caches
-                         ? losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0
-                         : 0.0,
-                     k < f.caches ? losing(&f, k, 0.5) / 1024.0 : 0.0);
-            h->why_size[j] = size[j];
+            unmatched = 1;
+            h->size_v[j] = verdict(
+                HWHIER_MODEL_SIZE, h->size[j] / 1024.0,
+                k < f.caches ? losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0
+                             : 0.0,
+                k < f.caches ? losing(&f, k, 0.5) / 1024.0 : 0.0, 0.0);
         }
         if (j > 0 && h->ns[j] > 0.0
             && !borne_out(h->ns[j], f.ns_lo[k], f.ns_hi[k],
-                          HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {
-            snprintf(lat[j], sizeof lat[j], "%.2f ns is not borne out by "
-                     "the model of the curve (%.2f-%.2f ns)", h->ns[j],
-                     f.ns_lo[k], f.ns_hi[k]);
-            h->why_lat[j] = lat[j];
-        }
+                          HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS))
+            h->lat[j] = verdict(HWHIER_MODEL_NS, h->ns[j], f.ns_lo[k],
+                                f.ns_hi[k], 0.0);
     }
     /* A count the stages withheld stays withheld: a model that reads no
      * level past theirs settles none of their doubts (a cache serving a
      * little of the chain everywhere makes no level of it).  Else the
      * model decides: a level it reads past theirs goes in. */
-    if (h->why_count != NULL)
+    if (h->count.why != HWHIER_WRITTEN)
         ;
-    else if (count[0] != '\0' || unmatched != NULL)
-        h->why_count = count[0] != '\0' ? count : unmatched;
+    else if (count.why != HWHIER_WRITTEN)
+        h->count = count;
+    else if (unmatched)
+        h->count = verdict(HWHIER_MODEL_UNMATCHED, 0.0, 0.0, 0.0, 0.0);
     else if (past < f.caches)
-        adopt(&f, past, c, h, count, sizeof count);
+        adopt(&f, past, c, h);
     /* Nor is the count known when the last cache loses the chain to
      * memory over octaves: a soft edge and a level behind it (a thin
      * slice of a shared or victim level, its share moving) read alike.
@@ -610,14 +760,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * it and a level step faster than memory. */
     if (f.shape[f.caches - 1] <= HWHIER_SOFT_LAST
         && f.ns[f.caches] >= HWHIER_ALONE_STEP * HWMODEL_STEP
-                                 * f.ns[f.caches - 1]
-        && h->why_count == NULL) {
-        snprintf(count, sizeof count, "the last cache loses the chain to "
-                 "memory over octaves (steepness %.1f in the model of the "
-                 "curve): a level behind it cannot be told from a soft "
-                 "edge, and the count is not known", f.shape[f.caches - 1]);
-        h->why_count = count;
-    }
+                                 * f.ns[f.caches - 1])
+        count_not_known(h, HWHIER_MODEL_SOFT, f.shape[f.caches - 1], 0.0);
     caches = h->levels - 1;
     /* A curve that ends still rising into memory (an L3 or L4 of 100 MiB
      * and more, swept to 256 MiB) has memory's latency in the model as
@@ -625,16 +769,11 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * where the count is decided, the model's levels are the stages',
      * and its interval is within a latency's tolerance and at DRAM's
      * cost: a level the sweep stopped inside reads nearer a cache's. */
-    if (h->rising && h->why_count == NULL && h->known >= h->levels
-        && f.caches == caches
-        && f.mem_lo >= HWHIER_DRAM_NS
+    if (h->rising && h->count.why == HWHIER_WRITTEN && h->known >= h->levels
+        && f.caches == caches && f.mem_lo >= HWHIER_DRAM_NS
         && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo) {
-        snprintf(lat[caches], sizeof lat[caches], "the model of the curve "
-                 "alone: %.1f-%.1f ns, the curve still rising where it ends",
-                 f.mem_lo, f.mem_hi);
-        h->model[caches] = lat[caches];
+        h->mem = verdict(HWHIER_ALONE_MEMORY, f.mem_lo, f.mem_hi, 0.0, 0.0);
         h->memory = 1;
-        h->why_mem = NULL;
         h->ns[caches] = f.mem_ns;
         h->at[caches] = c->n - 1;
         return;
@@ -642,10 +781,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
     if (h->memory && h->ns[caches] > 0.0
         && !borne_out(h->ns[caches], f.ns_lo[f.caches], f.ns_hi[f.caches],
                       HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {
-        snprintf(lat[caches], sizeof lat[caches], "%.1f ns is not borne out "
-                 "by the model of the curve (%.1f-%.1f ns)", h->ns[caches],
-                 f.ns_lo[f.caches], f.ns_hi[f.caches]);
-        h->why_mem = lat[caches];
+        h->mem = verdict(HWHIER_MODEL_NS, h->ns[caches], f.ns_lo[f.caches],
+                         f.ns_hi[f.caches], 0.0);
         h->memory = 0;
     }
 }
@@ -655,40 +792,39 @@ void hwhier_model_check(const struct hwhier_curves *c,
  * (docs/simulated-machines.md), and tests/caches.test holds the L1 to it. */
 #define L1_LEAST 0.5
 #define L1_MOST 1.25
-const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
-                            size_t n, double l1d_bytes)
+struct hwhier_verdict hwhier_cross_check(struct hwhier_hierarchy *h,
+                                         const double *x, size_t n,
+                                         double l1d_bytes)
 {
+    struct hwhier_verdict ok = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
     size_t j;
     for (j = 1; j + 1 < h->levels; j++)
         if (h->size[j] <= h->size[j - 1])
-            return "the effective sizes do not rise from level to level";
+            return verdict(HWHIER_SIZES_FALL, 0.0, 0.0, 0.0, 0.0);
     for (j = 1; j < h->levels && h->ns[j] > 0.0; j++)
         if (h->ns[j] <= h->ns[j - 1]) {
             /* The latency chain's reading, not the sizes, is off. */
             memset(h->ns, 0, sizeof h->ns);
-            h->why_ns = "the latency chain's latencies do not rise level by "
-                        "level";
+            h->ns_all = verdict(HWHIER_NS_FALL, 0.0, 0.0, 0.0, 0.0);
         }
     if (l1d_bytes <= 0.0 || h->levels < 2)
-        return NULL;
+        return ok;
     if (h->size[0] > L1_MOST * l1d_bytes)
-        return "the L1's effective size exceeds the conflict test's capacity";
+        return verdict(HWHIER_L1_OVER, L1_MOST, 0.0, 0.0, 0.0);
     /* Within the bound, the chain's first level is the L1 and the levels
      * after it stand; the L1 held more than when the conflict test ran (a
      * tenant on its other hardware thread left ways to us).  Which is the
      * L1's size cannot be told: it alone is withheld. */
     if (h->size[0] > l1d_bytes) {
-        h->why_l1 = "the L1 held more than the conflict test's capacity: "
-                    "its share changed between the two tests";
-        return NULL;
+        h->l1 = verdict(HWHIER_L1_MORE, 0.0, 0.0, 0.0, 0.0);
+        return ok;
     }
     /* Quiet, the chain's L1 edge sits a grid step under the capacity, and
      * a neighbour's lines take a share of it; under half, the chain's L1
      * points ran slow (a burst, a clock step) and its edges are not the
      * caches'. */
     if (h->size[0] < L1_LEAST * l1d_bytes)
-        return "the L1's effective size is under half the conflict test's "
-               "capacity: the chain was disturbed where it timed the L1";
+        return verdict(HWHIER_L1_UNDER, L1_LEAST, 0.0, 0.0, 0.0);
     for (j = 0; j + 1 < n && x[j] <= h->size[0]; j++)
         ;
     if (x[j] >= l1d_bytes && h->size[0] < l1d_bytes) {
@@ -696,5 +832,5 @@ const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
                 h->size[0], l1d_bytes);
         h->size[0] = l1d_bytes;
     }
-    return NULL;
+    return ok;
 }

@@ -68,6 +68,67 @@ struct hwhier_curves {
     double again_ns;
 };
 
+/* A value's verdict: written, or withheld for a reason, with the figures
+ * that reason names.  The text is made where it is printed
+ * (hwhier_reason), from the constants it cites. */
+enum hwhier_why {
+    HWHIER_WRITTEN = 0,
+    /* Written, from the model of the curve alone (v: its intervals). */
+    HWHIER_ALONE,           /* a level: KiB lo, hi; ns lo, hi */
+    HWHIER_ALONE_LEVELS,    /* the count, with such a level */
+    HWHIER_ALONE_MEMORY,    /* memory past a rise: ns lo, hi */
+    /* Withheld by the stages. */
+    HWHIER_OPEN,            /* the chain ended on a rise past a cache */
+    HWHIER_ONE_POINT,       /* a level of one footprint past level v0 */
+    HWHIER_FEWER,           /* the chain found v0 cache levels */
+    HWHIER_TOO_MANY,        /* more levels than hwparams names */
+    HWHIER_NO_MEMORY,       /* the chain ended before memory */
+    HWHIER_RISING,          /* still rising where the curve ends */
+    HWHIER_MEM_SLOWED,      /* memory slowed while timed (count too) */
+    HWHIER_FAR_SLOWER,      /* a cache served where it settled */
+    HWHIER_FAR_RISES,       /* the far points rise: octaves v0, v1 */
+    HWHIER_FAR_STEP,        /* the far points a level step on: v0, v1 */
+    HWHIER_FAR_LITTLE,      /* memory further on a little slower */
+    HWHIER_FAR_FASTER,      /* memory further on faster */
+    HWHIER_SERVED_PAST,     /* faster than the levels found can make it */
+    HWHIER_FELL,            /* the curve fell: a cache changed */
+    HWHIER_WOBBLE,          /* the placements disagree on a level */
+    HWHIER_NS_FALL,         /* latencies that do not rise */
+    HWHIER_SIZES_FALL,      /* sizes that do not rise */
+    HWHIER_L1_OVER,         /* the L1 past the conflict test's capacity */
+    HWHIER_L1_UNDER,        /* the L1 under its share of it */
+    HWHIER_L1_MORE,         /* the L1 held more than the capacity */
+    HWHIER_CLOCKS,          /* two clocks differ: MHz v0, v1 */
+    HWHIER_NO_MHZ,          /* no clock given */
+    /* Withheld by the model of the curve. */
+    HWHIER_MODEL_NO_FIT,    /* no fit rises level by level */
+    HWHIER_MODEL_MISFIT,    /* misses by v0 times the noise */
+    HWHIER_MODEL_UNSURE,    /* a level more past v0: v1 variances */
+    HWHIER_MODEL_UNMATCHED, /* a level found the model lacks */
+    HWHIER_MODEL_CLOSE,     /* its level past ours: v0 ns, v1 KiB */
+    HWHIER_MODEL_SOFT,      /* a soft last edge: steepness v0 */
+    HWHIER_MODEL_SIZE,      /* v0 KiB against v1-v2 KiB */
+    HWHIER_MODEL_NS,        /* v0 ns against v1-v2 ns */
+    HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
+    HWHIER_MODEL_NS_WIDE    /* a level at v0-v1 ns */
+};
+
+struct hwhier_verdict {
+    enum hwhier_why why;
+    double v[4];
+};
+
+/* Withheld: a reason, not a source. */
+#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_ALONE_MEMORY)
+
+/* The text of a verdict, into buf (len bytes); returns buf. */
+const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
+                          size_t len);
+
+/* How far the clock held to the L1's cycles may be from the clock
+ * probe's: the 10% a latency is held to (the caches probe). */
+#define HWHIER_CLOCKS_AGREE 0.10
+
 /* What the analysis makes of them.  Level j < levels - 1 is a cache,
  * size[j] its effective size in bytes; the last level is memory when
  * `memory` says so. */
@@ -89,24 +150,21 @@ struct hwhier_hierarchy {
     double ns[HWHIER_MAX_LEVELS];    /* load-to-use latency, 0 when unknown */
     size_t at[HWHIER_MAX_LEVELS];    /* the footprint it was read at (the
                                         end of memory's settled octave) */
-    const char *why_ns;           /* why a latency is unknown */
-    const char *why_mem;          /* why memory's is, when the curves
-                                     reached it */
-    const char *why_count;        /* why the count is not known, when a
-                                     level past the last found was seen
-                                     but not resolved (stage 9), the
-                                     placements disagree (7b) or the
-                                     curve fell (10) */
-    const char *why_known;        /* why the levels from `known` on are
-                                     not known (stages 7b and 10) */
-    const char *why_l1;           /* why the L1's size alone is withheld
-                                     (the cross-check) */
-    /* Why level j's size or latency is withheld: the model of
-     * curvemodel.h, fitted to the same readings, does not bear it out
-     * (hwhier_model_check); NULL where it does. */
-    const char *why_size[HWHIER_MAX_LEVELS], *why_lat[HWHIER_MAX_LEVELS];
-    const char *model[HWHIER_MAX_LEVELS];  /* level j is the model's
-                                              alone: its intervals */
+    struct hwhier_verdict ns_all;  /* every latency (the cross-check) */
+    struct hwhier_verdict mem;     /* memory's, when the curves reached it;
+                                      HWHIER_ALONE_MEMORY when the model
+                                      read it */
+    struct hwhier_verdict count;   /* the count: a level past the last
+                                      found seen but not resolved (stage
+                                      9), placements that disagree (7b),
+                                      a fall (10), the model */
+    struct hwhier_verdict unknown; /* the levels from `known` on (7b, 10) */
+    struct hwhier_verdict l1;      /* the L1's size alone (cross-check) */
+    /* Level j's size and latency: the model of curvemodel.h, fitted to
+     * the same readings, bears them out (HWHIER_WRITTEN), reads the level
+     * alone (HWHIER_ALONE), or does not (a reason). */
+    struct hwhier_verdict size_v[HWHIER_MAX_LEVELS], lat[HWHIER_MAX_LEVELS];
+    int alone[HWHIER_MAX_LEVELS];  /* level j is the model's alone */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
@@ -127,10 +185,10 @@ int hwhier_at_memory(const double *x, const double *ns, size_t i);
  * latencies from the median; memory is the last level when it is at
  * least HWHIER_MEMORY_MIN_NS and the curve has settled at its end, its
  * latency the last octave's, unless memory timed further on (c->far_ns)
- * is slower, which sets `why_count`; a level of one flat point between
+ * is slower, which sets `count`; a level of one flat point between
  * two found ones, in most readings, sets `known`, and so does a curve
  * that falls (hwlevel_fall), for the levels from the fall on, with
- * `why_known` and `why_count`.  agree counts the readings that show as
+ * `unknown` and `count`.  agree counts the readings that show as
  * many levels on their own. */
 void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 
@@ -179,13 +237,14 @@ void hwhier_model_check(const struct hwhier_curves *c,
  * the one above is not one), and the L1's effective size is at most the
  * conflict test's capacity (l1d_bytes, 0 when not given) and at least
  * half of it.  A failure is a reason, and the values it concerns are
- * withheld: the sizes (the reason returned), the latencies alone
- * (zeroed, h->why_ns), or the L1's size alone (h->why_l1), when it is
- * above the capacity by no more than a level's effective size may be.
- * NULL when the other sizes stand.  An L1 edge one step
- * of the grid (x, n points) below that capacity is set to it: the curve
- * cannot tell them apart, the conflict test can. */
-const char *hwhier_cross_check(struct hwhier_hierarchy *h, const double *x,
-                            size_t n, double l1d_bytes);
+ * withheld: the sizes (the verdict returned), the latencies alone
+ * (zeroed, h->ns_all), or the L1's size alone (h->l1), when it is above
+ * the capacity by no more than a level's effective size may be.
+ * HWHIER_WRITTEN when the other sizes stand.  An L1 edge one step of the
+ * grid (x, n points) below that capacity is set to it: the curve cannot
+ * tell them apart, the conflict test can. */
+struct hwhier_verdict hwhier_cross_check(struct hwhier_hierarchy *h,
+                                         const double *x, size_t n,
+                                         double l1d_bytes);
 
 #endif
