@@ -450,6 +450,26 @@ static void placements_disagree(void)
            h.known, h.levels);
 }
 
+/* Every verdict has a text of its own, made from the constants it
+ * cites. */
+static void reasons(void)
+{
+    struct hwhier_verdict v;
+    char text[320], settled[16];
+    int id, named = 1;
+    memset(&v, 0, sizeof v);
+    for (id = HWHIER_ALONE; id <= HWHIER_MODEL_NS_WIDE; id++) {
+        v.why = (enum hwhier_why)id;
+        hwhier_reason(&v, text, sizeof text);
+        named &= strlen(text) > 10 && strcmp(text, "written") != 0;
+    }
+    check(named, "every verdict says why in words of its own");
+    v.why = HWHIER_RISING;
+    snprintf(settled, sizeof settled, "%.0f%%", 100.0 * (HWHIER_SETTLED - 1.0));
+    checkf(strstr(hwhier_reason(&v, text, sizeof text), settled) != NULL,
+           "a reason cites the constant it rests on (%s)", text);
+}
+
 int main(void)
 {
     clean();
@@ -465,5 +485,6 @@ int main(void)
     fell();
     placements_disagree();
     cross_checks();
+    reasons();
     return check_done();
 }
