@@ -1,195 +1,217 @@
-/* model.c - the passes, their bits and the scatter, from hwparams.h.
- * README.md states the rule and its sources.  A pass keeps live one
- * write-combining buffer (two lines) or one destination line, and one
- * cursor and one destination page, per partition, but no more lines or
- * pages than its range fills; the limits are counted for the scatter the
- * plan gets.
- * Lines beyond the LLC make every tuple's store a trip to memory, more
- * traffic than another pass: the one hard limit.  Buffers beyond L1 or L2,
- * pages beyond a TLB level, cost cache-to-cache transfers or page walks
- * that stay on chip: near limits.  The fewest hard limits win, then the
- * fewest passes, the fewest near limits, the evenest split.  The scatter
- * goes through write-combining lines only where they save something. */
+/* model.c - the passes, their bits and their scatters, from a machine's
+ * values (hwparams.h, or whatever the caller read elsewhere).
+ *
+ * The rule.  A pass costs every tuple a read and a write at the measured
+ * copy bandwidth: P = 2 * 16 bytes / copy bandwidth.  On top of that a
+ * tuple pays for each limit its store exceeds:
+ *   - its page beyond the last TLB level: a page walk, at the latency of
+ *     the level that holds the walked entries (write-combining walks
+ *     once a buffer, not once a tuple);
+ *   - its line (a destination line and a cursor a partition, or a
+ *     write-combining buffer and a cursor) beyond the LLC: that line in
+ *     and out of memory, 2 * line bytes at the copy bandwidth;
+ *   - a direct store into a range that, with its source, exceeds the LLC:
+ *     its line read from memory before it is written, half a P; streamed
+ *     write-combining lines are written whole, unread.
+ * The plan is the split and scatters of least cost: so one pass rather
+ * than two exactly when what it pays on top is less than another P.  A
+ * line beyond the L2 but within the LLC costs nothing on top: the LLC
+ * serves a line faster than memory serves P's 32 bytes.  No constant here
+ * was fitted to a machine; README.md gives the fallbacks' sources. */
 #include "radix.h"
 
 #include <hwparams.h>
 #include "hw-llc.h"
 #include <stdio.h>
 
-/* Fallbacks, each marked in radix_model_values(); README.md says why. */
+static const radix_machine fallbacks = {
+    4096.0,    /* page: x86's and most others' base page */
+    512.0,     /* last TLB level: the smallest second level in use; too
+                  small errs toward another pass, which costs at most P */
+    262144.0,  /* L2 */
+    262144.0,  /* LLC: the L2 again; nothing past it is assumed */
+    64.0,      /* line */
+    10000.0,   /* copy MB/s: one DDR4 channel's worth */
+    5.0, 15.0, 100.0,   /* L2, LLC and memory latencies, ns */
+    (1u << RADIX_M_FIELDS) - 1
+};
+
+radix_machine radix_machine_fallbacks(void)
+{
+    return fallbacks;
+}
+
+/* A latency in cycles to ns, when the header has the clock too. */
+#ifdef HW_CPU_MHZ
+#define NS_(cycles) ((double)(cycles) * 1000.0 / HW_CPU_MHZ)
+#endif
+
+radix_machine radix_machine_header(void)
+{
+    radix_machine m = fallbacks;
+
+    m.fallback = 0;
+#define LEAVE_(bit) (m.fallback |= 1u << (bit))
 #ifdef HW_PAGE_BYTES
-#define PAGE_ ((double)HW_PAGE_BYTES)
+    m.page = HW_PAGE_BYTES;
 #else
-#define PAGE_ 4096.0
+    LEAVE_(RADIX_M_PAGE);
 #endif
-#ifdef HW_TLB1_ENTRIES
-#define TLB1_ ((double)HW_TLB1_ENTRIES)
-#else
-#define TLB1_ 64.0
-#endif
+    /* The last level the probe found: HW_TLB_LEVELS says which. */
 #if defined HW_TLB2_ENTRIES
-#define TLBN_ ((double)HW_TLB2_ENTRIES)
+    m.tlb = HW_TLB2_ENTRIES;
 #elif defined HW_TLB1_ENTRIES
-#define TLBN_ TLB1_
+    m.tlb = HW_TLB1_ENTRIES;
 #else
-#define TLBN_ 512.0
-#endif
-#ifdef HW_L1D_EFFECTIVE_BYTES
-#define L1_ ((double)HW_L1D_EFFECTIVE_BYTES)
-#else
-#define L1_ 32768.0
+    LEAVE_(RADIX_M_TLB);
 #endif
 #ifdef HW_L2_EFFECTIVE_BYTES
-#define L2_ ((double)HW_L2_EFFECTIVE_BYTES)
+    m.l2 = HW_L2_EFFECTIVE_BYTES;
 #else
-#define L2_ 262144.0
+    LEAVE_(RADIX_M_L2);
 #endif
-/* The LLC, or the last level sized when it is withheld (hw-llc.h). */
 #ifdef HW_EX_LLC_BYTES
-#define LLC_ ((double)HW_EX_LLC_BYTES)
-#define LLC_MARK_ HW_EX_LLC_FROM
+    m.llc = HW_EX_LLC_BYTES;
 #else
-#define LLC_ L2_
-#define LLC_MARK_ " (fallback: L2)"
+    m.llc = m.l2;
+    LEAVE_(RADIX_M_LLC);
 #endif
-
-void radix_model_values(char *out, size_t size)
-{
-    snprintf(out, size,
-             "page %.0f%s, TLB %.0f%s and %.0f%s entries, L1D %.0f%s, "
-             "L2 %.0f%s, LLC %.0f%s, line %zu%s",
-             PAGE_,
-#ifdef HW_PAGE_BYTES
-             "",
-#else
-             " (fallback)",
-#endif
-             TLB1_,
-#ifdef HW_TLB1_ENTRIES
-             "",
-#else
-             " (fallback)",
-#endif
-             TLBN_,
-#ifdef HW_TLB2_ENTRIES
-             "",
-#elif defined HW_TLB1_ENTRIES
-             " (one level)",
-#else
-             " (fallback)",
-#endif
-             L1_,
-#ifdef HW_L1D_EFFECTIVE_BYTES
-             "",
-#else
-             " (fallback)",
-#endif
-             L2_,
-#ifdef HW_L2_EFFECTIVE_BYTES
-             "",
-#else
-             " (fallback)",
-#endif
-             LLC_, LLC_MARK_,
-             radix_line_bytes(),
 #ifdef HW_L1D_LINE_BYTES
-             ""
+    m.line = radix_line_bytes();
 #else
-             " (fallback)"
+    LEAVE_(RADIX_M_LINE);
 #endif
-    );
+#ifdef HW_MEM_COPY_BANDWIDTH_MBPS
+    m.copy_mbps = HW_MEM_COPY_BANDWIDTH_MBPS;
+#else
+    LEAVE_(RADIX_M_COPY);
+#endif
+#if defined NS_ && defined HW_L2_LATENCY_CYCLES
+    m.l2_ns = NS_(HW_L2_LATENCY_CYCLES);
+#else
+    LEAVE_(RADIX_M_L2_NS);
+#endif
+    /* The LLC's latency: that of the level hw-llc.h took for the LLC. */
+#if defined NS_ && defined HW_EX_LLC_BYTES && defined HW_L4_EFFECTIVE_BYTES && \
+    defined HW_L4_LATENCY_CYCLES
+    m.llc_ns = NS_(HW_L4_LATENCY_CYCLES);
+#elif defined NS_ && defined HW_EX_LLC_BYTES && !defined HW_L4_EFFECTIVE_BYTES && \
+    defined HW_L3_LATENCY_CYCLES
+    m.llc_ns = NS_(HW_L3_LATENCY_CYCLES);
+#else
+    LEAVE_(RADIX_M_LLC_NS);
+#endif
+#ifdef HW_MEM_LATENCY_NS
+    m.mem_ns = HW_MEM_LATENCY_NS;
+#else
+    LEAVE_(RADIX_M_MEM_NS);
+#endif
+#undef LEAVE_
+    return m;
 }
 
-void radix_model_caches(size_t *l2_bytes, size_t *llc_bytes)
+void radix_machine_str(const radix_machine *m, char *out, size_t size)
 {
-    *l2_bytes = (size_t)L2_;
-    *llc_bytes = (size_t)LLC_;
+    const char *f[RADIX_M_FIELDS];
+    int i;
+
+    for (i = 0; i < RADIX_M_FIELDS; i++)
+        f[i] = m->fallback >> i & 1 ? " (fallback)" : "";
+    snprintf(out, size,
+             "page %.0f%s, last TLB %.0f%s entries, L2 %.0f%s, LLC %.0f%s, "
+             "line %.0f%s, copy %.0f%s MB/s, latency L2 %.1f%s, LLC %.1f%s, "
+             "memory %.1f%s ns",
+             m->page, f[RADIX_M_PAGE], m->tlb, f[RADIX_M_TLB], m->l2,
+             f[RADIX_M_L2], m->llc, f[RADIX_M_LLC], m->line, f[RADIX_M_LINE],
+             m->copy_mbps, f[RADIX_M_COPY], m->l2_ns, f[RADIX_M_L2_NS],
+             m->llc_ns, f[RADIX_M_LLC_NS], m->mem_ns, f[RADIX_M_MEM_NS]);
 }
 
-/* What write-combining keeps live for a fan-out of f: a buffer and a
- * cursor per partition. */
-static double buffers_bytes(double f)
+/* The latency of the nearest level that holds `bytes`. */
+static double level_ns(const radix_machine *m, double bytes)
 {
-    return f * ((double)radix_buffer_bytes() + sizeof(size_t));
+    return bytes <= m->l2 ? m->l2_ns : bytes <= m->llc ? m->llc_ns : m->mem_ns;
 }
 
-/* The scatter a plan gets.  Write-combining pays where the buffers sit
- * in a nearer level than the destinations: a store into a buffer then
- * costs less than the direct store it replaces, and a page walk is paid
- * once a line.  Output beyond the LLC goes to memory, so it is streamed
- * past the caches from buffers on chip (within the LLC); output within
- * the LLC whose pages exceed the last TLB level gains from buffers within
- * L2.  Otherwise the buffers would only add a copy.  "Within" is loose:
- * buffers touched at random keep about level / buffers of their lines in
- * the level, so up to NEAR_SHARE_ of it they serve at least half their
- * stores nearer than the destinations, which miss on every store. */
-#define NEAR_SHARE_ 2.0
-static int plan_scatter(double out, const radix_plan *p)
+/* The cost per tuple, in ns, of one pass of fan-out f over ranges of r
+ * tuples, n in all, with the given scatter. */
+static double pass_ns(const radix_machine *m, double n, double r, double f,
+                      int scatter)
 {
-    double near = NEAR_SHARE_ * (out > LLC_ ? LLC_ : L2_);
-    int k;
+    double tuple = sizeof(radix_tuple), cursor = sizeof(size_t);
+    double p = 2 * tuple / (m->copy_mbps * 1e-3), cost = p;
+    /* Live pages: one a partition, no more than the range spans, and the
+     * input's.  The walked entries: a line a live page, no more than the
+     * output's whole table of 8-byte entries. */
+    double span = r * tuple / m->page + 1;
+    double pages = (f < span ? f : span) + 1;
+    double table = n * tuple / m->page * 8, entries = pages * m->line;
+    double walk = level_ns(m, entries < table ? entries : table);
+    double lines = r * tuple / m->line + 1;
+    double state = scatter == RADIX_DIRECT ?
+                   (f < lines ? f : lines) * m->line + f * cursor :
+                   f * ((double)radix_buffer_bytes() + cursor);
 
-    if (out <= LLC_ && out / PAGE_ <= TLBN_)
-        return 0;
-    for (k = 0; k < p->passes; k++)
-        if (buffers_bytes((double)((size_t)1 << p->bits[k])) > near)
-            return 0;
-    return out > LLC_ ? 2 : 1;
+    if (pages > m->tlb)
+        cost += scatter == RADIX_DIRECT ? walk :
+                walk * tuple / (double)radix_buffer_bytes();
+    if (state > m->llc)
+        cost += p * m->line / tuple;
+    if (scatter == RADIX_DIRECT && 2 * r * tuple > m->llc)
+        cost += p / 2;
+    return cost;
 }
 
-/* Limits one pass of 2^bits over ranges of r tuples exceeds, with the
- * scatter wc: hard ones (counted in *hard) and near ones (*soft). */
-static void pass_limits(double r, int bits, int wc, int *hard, int *soft)
+radix_plan radix_model_on(const radix_machine *m, size_t n, int bits,
+                          char *why, size_t why_size)
 {
-    double f = (double)((size_t)1 << bits), line = (double)radix_line_bytes();
-    /* A direct scatter keeps one destination line and a cursor per
-     * partition, but no more lines than the range fills: the least a pass
-     * can keep live, and what the hard limit weighs. */
-    double span_lines = r * sizeof(radix_tuple) / line + 1;
-    double lines = (f < span_lines ? f : span_lines) * line
-                   + f * sizeof(size_t);
-    double state = wc ? buffers_bytes(f) : lines;
-    /* Pages written at once: one per partition, but no more than the
-     * range spans; plus the pages of the state itself.  The input streams
-     * through one page at a time. */
-    double span = r * sizeof(radix_tuple) / PAGE_ + 1;
-    double pages = (f < span ? f : span) + state / PAGE_ + 1;
+    static radix_plan plans[RADIX_MAX_PLANS];
+    radix_plan best = {0, {0, 0, 0}, {0, 0, 0}};
+    double bcost = 0, one = 0, two = 0;
+    int count = radix_plans(bits, plans, RADIX_MAX_PLANS), bmax = 0, i, k, c;
 
-    *hard += lines > LLC_;
-    *soft += (pages > TLB1_) + (pages > TLBN_) + (state > L1_) + (state > L2_);
+    if (count > RADIX_MAX_PLANS)
+        count = RADIX_MAX_PLANS;
+    /* Every split, each pass direct or write-combining: the cheapest wins;
+     * on a tie (within a part in 10^9) the one found first, fewest passes
+     * and direct scatters first, or the smaller largest fan-out. */
+    for (i = 0; i < count; i++)
+        for (c = 0; c < 1 << plans[i].passes; c++) {
+            radix_plan p = plans[i];
+            double r = (double)n, cost = 0;
+            int max = 0;
+
+            for (k = 0; k < p.passes; k++) {
+                /* Write-combining streams where the range and its source
+                 * exceed the LLC: its lines would not stay anyway. */
+                p.scatter[k] = !(c >> k & 1) ? RADIX_DIRECT :
+                               2 * r * sizeof(radix_tuple) > m->llc ?
+                               RADIX_STREAMED : RADIX_WC;
+                cost += pass_ns(m, (double)n, r,
+                                (double)((size_t)1 << p.bits[k]), p.scatter[k]);
+                r /= (double)((size_t)1 << p.bits[k]);
+                max = p.bits[k] > max ? p.bits[k] : max;
+            }
+            if (p.passes == 1 && (one == 0 || cost < one))
+                one = cost;
+            if (p.passes == 2 && (two == 0 || cost < two))
+                two = cost;
+            if (best.passes == 0 || cost < bcost * (1 - 1e-9) ||
+                (cost <= bcost * (1 + 1e-9) && p.passes == best.passes &&
+                 max < bmax)) {
+                best = p;
+                bcost = cost, bmax = max;
+            }
+        }
+    if (why)
+        snprintf(why, why_size, "%.2f ns a tuple; one pass %.2f, two %.2f",
+                 bcost, one, two);
+    return best;
 }
 
 radix_plan radix_model(size_t n, int bits, char *why, size_t why_size)
 {
-    static radix_plan plans[RADIX_MAX_PLANS];
-    radix_plan best = {0, {0, 0, 0}, 0};
-    int bhard = 1 << 30, bsoft = 0, bmax = 0, i, k;
-    double out = (double)n * sizeof(radix_tuple);
-    int count = radix_plans(bits, plans, RADIX_MAX_PLANS);
+    radix_machine m = radix_machine_header();
 
-    /* The list goes up in passes, so only a strictly better plan replaces:
-     * fewer hard limits, then fewer passes, then fewer near limits, then
-     * the smaller largest fan-out. */
-    for (i = 0; i < count; i++) {
-        radix_plan p = plans[i];
-        int hard = 0, soft = 0, max = 0;
-        double r = (double)n;
-
-        p.wc = plan_scatter(out, &p);
-        for (k = 0; k < p.passes; k++) {
-            pass_limits(r, p.bits[k], p.wc, &hard, &soft);
-            max = p.bits[k] > max ? p.bits[k] : max;
-            r /= (double)((size_t)1 << p.bits[k]);
-        }
-        if (hard < bhard ||
-            (hard == bhard && p.passes == best.passes &&
-             (soft < bsoft || (soft == bsoft && max < bmax)))) {
-            best = p;
-            bhard = hard, bsoft = soft, bmax = max;
-        }
-    }
-    if (why)
-        snprintf(why, why_size, "%d hard and %d near limits exceeded",
-                 count ? bhard : 0, bsoft);
-    return best;
+    return radix_model_on(&m, n, bits, why, why_size);
 }

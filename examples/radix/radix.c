@@ -9,7 +9,7 @@
 #include <string.h>
 #if defined __SSE2__ && !defined RADIX_PLAIN
 #include <emmintrin.h>
-#define RADIX_STREAM 1
+#define HAVE_STREAM 1
 #endif
 
 /* The write-combining line.  The L1D line is the unit a store fills and
@@ -108,7 +108,7 @@ static void scatter_direct(const radix_tuple *restrict src,
 }
 
 /* A tuple as one 16-byte register where SSE2 has one. */
-#ifdef RADIX_STREAM
+#ifdef HAVE_STREAM
 typedef __m128i tuple_reg;
 #define LOAD_T(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define STORE_T(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
@@ -145,7 +145,7 @@ static void block_ids(const radix_tuple *restrict src, size_t m, int shift,
 static void flush_buf(radix_tuple *d, const radix_tuple *buf, int stream)
 {
     size_t k;
-#ifdef RADIX_STREAM
+#ifdef HAVE_STREAM
     if (stream) {
         for (k = 0; k < BUF; k++)
             _mm_stream_si128((__m128i *)(void *)(d + k),
@@ -204,7 +204,7 @@ static void scatter_wc(const radix_tuple *restrict src,
             }
         }
     }
-#ifdef RADIX_STREAM
+#ifdef HAVE_STREAM
     if (stream)
         _mm_sfence();   /* the streamed buffers before the tails below */
 #endif
@@ -223,7 +223,7 @@ static void scatter_wc(const radix_tuple *restrict src,
  * and out_b gets the bounds of the nranges << bits partitions. */
 static void pass(const radix_tuple *src, radix_tuple *dst,
                  const size_t *in_b, size_t nranges, size_t *out_b,
-                 int shift, int bits, int wc, radix_work *w)
+                 int shift, int bits, int scatter, radix_work *w)
 {
     size_t f = (size_t)1 << bits, mask = f - 1, r, p, i, j, m;
     uint32_t ids[BLOCK];
@@ -254,17 +254,27 @@ static void pass(const radix_tuple *src, radix_tuple *dst,
             out[p] = w->start[p] = w->off[p] = sum;
             sum += w->hist[p];
         }
-        if (wc)
+        if (scatter != RADIX_DIRECT)
             scatter_wc(src, dst, a, b, shift, mask, w->start, w->off, w->wc,
-                       wc == 2 && ((uintptr_t)dst % 16) == 0);
+                       scatter == RADIX_STREAMED && ((uintptr_t)dst % 16) == 0);
         else
             scatter_direct(src, dst, a, b, shift, mask, w->off);
     }
     out_b[nranges * f] = in_b[nranges];
-#ifdef RADIX_STREAM
-    if (wc == 2)
+#ifdef HAVE_STREAM
+    if (scatter == RADIX_STREAMED)
         _mm_sfence();   /* the streamed lines before anyone reads them */
 #endif
+}
+
+void radix_pass(const radix_tuple *src, radix_tuple *dst, const size_t *in_b,
+                int done, int bits, int total, int scatter, radix_work *w,
+                size_t *out_b)
+{
+    if (done < 0 || bits < 1 || bits > w->max_bits || done + bits > total)
+        return;
+    pass(src, dst, in_b, (size_t)1 << done, out_b, total - done - bits, bits,
+         scatter, w);
 }
 
 radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
@@ -276,10 +286,11 @@ radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
     int k, shift = 0;
     double t0, t1;
 
+    if (plan->passes < 0 || plan->passes > RADIX_MAX_PASSES)
+        return NULL;
     for (k = 0; k < plan->passes; k++)
         shift += plan->bits[k];
-    if (plan->passes < 0 || plan->passes > RADIX_MAX_PASSES ||
-        shift > w->max_bits)
+    if (shift > w->max_bits)
         return NULL;
     cur[0] = 0;
     cur[1] = n;
@@ -288,7 +299,8 @@ radix_tuple *radix_partition(radix_tuple *in, radix_tuple *tmp, size_t n,
         w->pass_s[k] = 0;
     for (k = 0; k < plan->passes; k++) {
         shift -= plan->bits[k];
-        pass(src, dst, cur, nranges, next, shift, plan->bits[k], plan->wc, w);
+        pass(src, dst, cur, nranges, next, shift, plan->bits[k],
+             plan->scatter[k], w);
         if (w->clock) {
             t1 = w->clock();
             w->pass_s[k] = t1 - t0;
@@ -320,7 +332,7 @@ int radix_plans(int bits, radix_plan *out, int max)
     int count = 0, passes, a, b;
 
     if (bits <= 0) {
-        radix_plan none = {0, {0, 0, 0}, 1};
+        radix_plan none = {0, {0, 0, 0}, {0, 0, 0}};
 
         if (max > 0)
             out[0] = none;
@@ -329,7 +341,7 @@ int radix_plans(int bits, radix_plan *out, int max)
     for (passes = 1; passes <= RADIX_MAX_PASSES; passes++)
         for (a = 1; a <= bits; a++)
             for (b = 0; b <= bits - a; b++) {
-                radix_plan p = {passes, {a, b, bits - a - b}, 1};
+                radix_plan p = {passes, {a, b, bits - a - b}, {0, 0, 0}};
 
                 if ((passes == 1 && (a != bits || b != 0)) ||
                     (passes == 2 && (b == 0 || a + b != bits)) ||
@@ -351,7 +363,7 @@ const char *radix_plan_str(const radix_plan *plan, char *buf, size_t size)
 
     buf[0] = '\0';
     for (k = 0; k < plan->passes && len < size; k++)
-        len += (size_t)snprintf(buf + len, size - len, k ? "+%d" : "%d",
-                                plan->bits[k]);
+        len += (size_t)snprintf(buf + len, size - len, k ? "+%d%c" : "%d%c",
+                                plan->bits[k], "dws"[plan->scatter[k] % 3]);
     return buf;
 }

@@ -1,5 +1,6 @@
 /* test.c - make check: every plan of one to three passes, scattered
- * directly, through write-combining lines and streamed, on sizes that
+ * directly, through write-combining lines, streamed and each pass in its
+ * own way, on sizes that
  * leave partial lines everywhere and on buffers that are not
  * line-aligned: each tuple must land in the partition its hash names,
  * the bounds must be the counts, and the multiset of tuples must be the
@@ -36,12 +37,11 @@ static int cmp_tuple(const void *x, const void *y)
 
 static void fail(const char *what, size_t n, int bits, const radix_plan *p)
 {
-    char s[32];
+    char s[40];
 
     if (failures++ < 20)
-        printf("FAIL: %s: n %zu, 2^%d, plan %s, %s\n", what, n, bits,
-               radix_plan_str(p, s, sizeof s),
-               p->wc == 2 ? "streamed" : p->wc ? "wc" : "direct");
+        printf("FAIL: %s: n %zu, 2^%d, plan %s\n", what, n, bits,
+               radix_plan_str(p, s, sizeof s));
 }
 
 /* kind 0: random keys; 1: keys 0, 1, 2, ...; 2: a few keys, repeated. */
@@ -127,11 +127,16 @@ int main(void)
 
         for (s = 0; s < sizeof sizes / sizeof *sizes; s++)
             for (i = 0; i < count; i++)
-                for (wc = 0; wc <= 2; wc++) {
+                for (wc = 0; wc <= RADIX_SCATTERS; wc++) {
+                    int k;
+
                     /* The biggest size only for a few plans: it is slow. */
                     if (sizes[s] > 5000 && i % 7 != 0 && i != count - 1)
                         continue;
-                    plans[i].wc = wc;
+                    /* Every pass one scatter, then each its own. */
+                    for (k = 0; k < RADIX_MAX_PASSES; k++)
+                        plans[i].scatter[k] = wc < RADIX_SCATTERS ? wc :
+                                              (int)((s + (size_t)k) % RADIX_SCATTERS);
                     kind = (int)((s + (size_t)i + (size_t)wc) % 3);
                     check(sizes[s], bits, &plans[i], kind, (s + (size_t)i) % 4, w);
                     runs++;
@@ -150,9 +155,45 @@ int main(void)
             else if (i <= 12 && n <= 65537)
                 check(n, i, &p, 0, 0, w);
         }
+    /* The model on the fallbacks alone covers the bits too. */
+    {
+        radix_machine m = radix_machine_fallbacks();
+
+        for (n = 1; n <= ((size_t)1 << 26); n *= 64)
+            for (i = 1; i <= RADIX_MAX_BITS; i++) {
+                radix_plan p = radix_model_on(&m, n, i, NULL, 0);
+                int k, sum = 0;
+
+                for (k = 0; k < p.passes; k++)
+                    sum += p.bits[k] >= 1 ? p.bits[k] : 1000;
+                if (p.passes < 1 || p.passes > RADIX_MAX_PASSES || sum != i)
+                    fail("the fallbacks' plan does not cover the bits", n, i, &p);
+            }
+    }
+    /* Passes alone, chained, are the plan: the bench's search times them
+     * so. */
+    {
+        radix_plan p = {3, {2, 3, 4}, {RADIX_STREAMED, RADIX_DIRECT, RADIX_WC}};
+        static radix_tuple x[4099], y[4099], z[4099], ref[4099];
+        static size_t b0[2] = {0, 4099}, b1[513], b2[513], b3[513];
+        const size_t *bd;
+        radix_tuple *out;
+
+        rng = 7;
+        for (n = 0; n < 4099; n++)
+            x[n].key = next(), x[n].payload = n;
+        memcpy(z, x, sizeof x);
+        radix_pass(z, y, b0, 0, 2, 9, RADIX_STREAMED, w, b1);
+        radix_pass(y, z, b1, 2, 3, 9, RADIX_DIRECT, w, b2);
+        radix_pass(z, y, b2, 5, 4, 9, RADIX_WC, w, b3);
+        memcpy(ref, y, sizeof y);
+        out = radix_partition(x, z, 4099, &p, w, &bd);
+        if (memcmp(out, ref, sizeof ref) || memcmp(bd, b3, sizeof b3))
+            fail("passes alone differ from the plan", 4099, 9, &p);
+    }
     /* The bench's clock between passes: one reading a pass, 0 past them. */
     {
-        radix_plan p = {2, {3, 4, 0}, 1};
+        radix_plan p = {2, {3, 4, 0}, {RADIX_WC, RADIX_DIRECT, 0}};
 
         radix_work_clock(w, tick);
         check(1000, 7, &p, 0, 0, w);
