@@ -24,7 +24,7 @@
 /* A partition's write-combining buffer is this many lines.  Its stores
  * miss L1 once a line whatever the count, but the "buffer full" branch
  * is mispredicted once a buffer: two lines halve that, for twice the
- * state (README.md, "The kernel"). */
+ * state. */
 #define WC_LINES 2
 #define BUF (WC_LINES * TPL)   /* tuples per buffer */
 
