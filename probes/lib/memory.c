@@ -61,19 +61,14 @@ char *hwmem_reserve(size_t bytes, size_t align)
     void *m = NULL;
     if (posix_memalign(&m, align, bytes) != 0 || m == NULL)
         hwp_skip("cannot allocate the probe's buffer");
-    /* Simulated, the model places the pages and the host's own page
-     * walks are the simulator's cost alone: huge pages save them.  Else,
-     * with transparent huge pages on "always", one written line would
+#ifdef MADV_NOHUGEPAGE
+    /* With transparent huge pages on "always", one written line would
      * make a whole huge page resident: the sparse string would no longer
      * be sparse, nor its memory bounded by the pages it touches. */
-    if (hwbe_model != NULL) {
-        hwmem_hugepage_hint(m, bytes);
-        hwbe_model->map(m, bytes);
-        return m;
-    }
-#ifdef MADV_NOHUGEPAGE
     (void)madvise(m, bytes, MADV_NOHUGEPAGE);
 #endif
+    if (hwbe_model != NULL)
+        hwbe_model->map(m, bytes);
     return m;
 }
 
