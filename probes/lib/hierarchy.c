@@ -46,6 +46,11 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "the levels the stages found, and past them what "
                  "the model of the curve alone reads");
         break;
+    case HWHIER_ALONE_EDGE:
+        snprintf(buf, len, "the model of the curve's edge, %.0f-%.0f KiB: "
+                 "it reads a level the stages did not between this one and "
+                 "their next, toward which they read the edge", f[0], f[1]);
+        break;
     case HWHIER_ALONE_MEMORY:
         snprintf(buf, len, "the model of the curve alone: %.1f-%.1f ns, the "
                  "curve still rising where it ends", f[0], f[1]);
@@ -189,6 +194,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "%.0f KiB is not borne out by the model of the "
                  "curve (its level begins to lose the chain at %.0f-%.0f "
                  "KiB)", f[0], f[1], f[2]);
+        break;
+    case HWHIER_MODEL_MISSED:
+        snprintf(buf, len, "the model of the curve reads a level the stages "
+                 "did not between this one and their next, and its own edge "
+                 "is %.0f-%.0f KiB: wider than %.1f times, too wide to write",
+                 f[0], f[1], HWHIER_MODEL_WIDE_BYTES);
         break;
     case HWHIER_MODEL_NS:
         snprintf(buf, len, "%.2f ns is not borne out by the model of the "
@@ -733,6 +744,21 @@ void hwhier_model_check(const struct hwhier_curves *c,
                 k < f.caches ? losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0
                              : 0.0,
                 k < f.caches ? losing(&f, k, 0.5) / 1024.0 : 0.0, 0.0);
+        } else if (k + 1 < f.caches && j + 1 < h->levels
+                   && h->ns[j + 1] > 0.0
+                   && f.ns_lo[k + 1] >= HWMODEL_STEP * f.ns_hi[k]
+                   && f.ns_hi[k + 1] * HWMODEL_STEP <= h->ns[j + 1]) {
+            /* Stage 6 read this edge a quarter of the way to the next
+             * level it found; the model reads a level between (a thin
+             * slice the flat points missed), so that was the wrong step
+             * and the edge lies late.  The model's own edge stands in
+             * where its interval is within a size's tolerance. */
+            h->size_v[j] = verdict(
+                f.size_hi[k] <= HWHIER_MODEL_WIDE_BYTES * f.size_lo[k]
+                    ? HWHIER_ALONE_EDGE : HWHIER_MODEL_MISSED,
+                f.size_lo[k] / 1024.0, f.size_hi[k] / 1024.0, 0.0, 0.0);
+            h->size_agree[j] = h->size_of[j] = 0;
+            h->size[j] = f.size[k];
         }
         if (j > 0 && h->ns[j] > 0.0
             && !borne_out(h->ns[j], f.ns_lo[k], f.ns_hi[k],

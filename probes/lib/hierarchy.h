@@ -76,6 +76,7 @@ enum hwhier_why {
     /* Written, from the model of the curve alone (v: its intervals). */
     HWHIER_ALONE,           /* a level: KiB lo, hi; ns lo, hi */
     HWHIER_ALONE_LEVELS,    /* the count, with such a level */
+    HWHIER_ALONE_EDGE,      /* a stage level's edge: KiB lo, hi */
     HWHIER_ALONE_MEMORY,    /* memory past a rise: ns lo, hi */
     /* Withheld by the stages. */
     HWHIER_OPEN,            /* the chain ended on a rise past a cache */
@@ -108,6 +109,7 @@ enum hwhier_why {
     HWHIER_MODEL_CLOSE,     /* its level past ours: v0 ns, v1 KiB */
     HWHIER_MODEL_SOFT,      /* a soft last edge: steepness v0 */
     HWHIER_MODEL_SIZE,      /* v0 KiB against v1-v2 KiB */
+    HWHIER_MODEL_MISSED,    /* a level between: its edge v0-v1 KiB */
     HWHIER_MODEL_NS,        /* v0 ns against v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
     HWHIER_MODEL_NS_WIDE    /* a level at v0-v1 ns */
