@@ -1,23 +1,15 @@
 /* model.c - the passes, their bits and their scatters, from a machine's
  * values (hwparams.h, or whatever the caller read elsewhere).
  *
- * The rule.  A pass costs every tuple a read and a write at the measured
- * copy bandwidth: P = 2 * 16 bytes / copy bandwidth.  On top of that a
- * tuple pays for each limit its store exceeds:
- *   - its page beyond the last TLB level: a page walk, at the latency of
- *     the level that holds the walked entries (write-combining walks
- *     once a buffer, not once a tuple);
- *   - its line (a destination line and a cursor a partition, or a
- *     write-combining buffer and a cursor) beyond the LLC: that line in
- *     and out of memory, 2 * line bytes at the copy bandwidth;
- *   - a direct store into a range that, with its source, exceeds the LLC:
- *     its line read from memory before it is written, half a P; streamed
- *     write-combining lines are written whole, unread.
- * The plan is the split and scatters of least cost: so one pass rather
- * than two exactly when what it pays on top is less than another P.  A
- * line beyond the L2 but within the LLC costs nothing on top: the LLC
- * serves a line faster than memory serves P's 32 bytes.  No constant here
- * was fitted to a machine; README.md gives the fallbacks' sources. */
+ * One rule (README.md, "The model"): a pass costs every tuple a read and
+ * a write at the measured copy bandwidth, P; on top, a tuple pays a page
+ * walk where its page is past the last TLB level (write-combining, once
+ * a buffer), a line in and out of memory where its line or buffer is
+ * past the LLC, and half a P for a direct store into a range that, with
+ * its source, exceeds the LLC (the line is read before it is written).
+ * The plan is the split and scatters of least cost, so one pass rather
+ * than two exactly when what it pays on top is less than another P.
+ * Nothing here was fitted to a machine. */
 #include "radix.h"
 
 #include <hwparams.h>
