@@ -3,7 +3,8 @@
  * footprint with a wobble of their own, the model's mixture of levels
  * with soft and steep edges, a thin level between two (a guest's slice
  * of an L3), a curve that shows one level fewer than a fit with one
- * more would like, and memory read off a rise the curve ends on.
+ * more would like, whole footprints moved by a neighbour's burst, and
+ * memory read off a rise the curve ends on.
  * Deterministic. */
 #include "../probes/lib/curvemodel.h"
 #include "check.h"
@@ -94,6 +95,37 @@ int main(void)
         checkf(f.caches == 2 && f.count_known, "two caches: %zu, known %d, "
                "a level more explains %.1f", f.caches, f.count_known,
                f.gain_next);
+    }
+    {
+        /* A guest's slice to 1.5 MiB past a 1 MiB L2, where neighbours'
+         * bursts moved four whole footprints (every placement) by 20-25%:
+         * the level the rest of the curve shows is still read (a plain
+         * mean of the misfits left the count unknown), and a curve of
+         * two caches so moved does not gain one. */
+        const double mid[] = { 30e3, 1.0e6, 1.5e6 }, q[] = { 12, 6, 6 },
+                     t[] = { 1.35, 4.6, 30, 112 };
+        const double mid2[] = { 30e3, 1.0e6 }, q2[] = { 12, 6 },
+                     t2[] = { 1.35, 4.6, 112 };
+        const double pushed[] = { 0.8, 1.25, 1.25, 0.8 };
+        size_t i, r, at[] = { 0, 0, 0, 0 };
+        synth(&c, mid, q, t, 3, 0.02, 16e6);
+        for (i = 0; i < 4; i++) {
+            at[i] = c.n - 1 - 3 * i;
+            for (r = 0; r < c.m[at[i]]; r++)
+                c.y[at[i]][r] *= pushed[i];
+        }
+        check(hwmodel_fit(&c, 4, &f) == 0, "bursts: a fit");
+        checkf(f.caches == 3 && f.count_known,
+               "bursts: the slice read, %zu caches, known %d (misfit %.2f, "
+               "%.2f without the worst fifth)", f.caches, f.count_known,
+               f.scale, f.misfit);
+        synth(&c, mid2, q2, t2, 2, 0.02, 16e6);
+        for (i = 0; i < 4; i++)
+            for (r = 0; r < c.m[at[i]]; r++)
+                c.y[at[i]][r] *= pushed[i];
+        check(hwmodel_fit(&c, 4, &f) == 0, "bursts, two caches: a fit");
+        checkf(f.caches == 2, "bursts, two caches: %zu caches, a level more "
+               "explains %.1f", f.caches, f.gain_next);
     }
     {
         /* A curve too short to say anything. */

@@ -3,6 +3,7 @@
 #include "analysis.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LEVELS (HWMODEL_MAX_CACHES + 1)
@@ -486,6 +487,37 @@ static void memory_free(const struct points *pt, const struct config *g,
     }
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The misfit per point of g's fit, robust: the mean of the smallest
+ * HWMODEL_TRIM of the points' squared residuals in noise units, over what
+ * that share of a chi-square of one degree averages, scaled to the fit's
+ * degrees of freedom.  HUGE_VAL for no fit. */
+static double misfit(const struct points *pt, const struct config *g,
+                     double dof)
+{
+    double z[HWMODEL_MAX_POINTS], a[LEVELS], sum = 0.0;
+    size_t i, j, keep = (size_t)(HWMODEL_TRIM * (double)pt->n);
+    if (g->chi2 == HUGE_VAL || dof <= 0.0 || keep == 0)
+        return HUGE_VAL;
+    for (i = 0; i < pt->n; i++) {
+        double cost = 0.0, r;
+        served(g, pt->x[i], a);
+        for (j = 0; j <= g->k; j++)
+            cost += a[j] * g->t[j];
+        r = (pt->y[i] - cost) / pt->y[i];
+        z[i] = pt->w[i] * r * r;
+    }
+    qsort(z, pt->n, sizeof *z, by_value);
+    for (i = 0; i < keep; i++)
+        sum += z[i];
+    return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)pt->n / dof;
+}
+
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                 struct hwmodel_fit *f)
 {
@@ -493,7 +525,8 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     struct config fits[LEVELS], zero;
     double seed[SEEDS];
     size_t nseed;
-    double lo, hi, step = pow(2.0, 1.0 / PER_OCTAVE), scale[LEVELS];
+    double lo, hi, step = pow(2.0, 1.0 / PER_OCTAVE), scale[LEVELS],
+        robust[LEVELS];
     size_t k, chosen, j;
     memset(f, 0, sizeof *f);
     points_of(c, &pt, &f->noise);
@@ -524,13 +557,18 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                        ? fits[k].chi2 / dof : HUGE_VAL;
         if (scale[k] < 1.0)
             scale[k] = 1.0;
+        robust[k] = misfit(&pt, &fits[k], dof);
+        if (robust[k] < 1.0)
+            robust[k] = 1.0;
     }
     /* The count: levels are added while each explains HWMODEL_EXPLAINS
-     * times the noise the larger fit leaves. */
+     * times the noise the larger fit leaves, robustly: a few footprints
+     * far off (a neighbour's burst, a placement's colours at an edge)
+     * would otherwise hide a level that the rest of the curve shows. */
     chosen = 0;
     for (k = 1; k <= most; k++) {
         double gain = fits[k].chi2 < HUGE_VAL
-                          ? (fits[k - 1].chi2 - fits[k].chi2) / scale[k]
+                          ? (fits[k - 1].chi2 - fits[k].chi2) / robust[k]
                           : 0.0;
         if (fits[k - 1].chi2 == HUGE_VAL && fits[k].chi2 < HUGE_VAL)
             gain = HUGE_VAL;
@@ -547,6 +585,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     f->count_known = f->gain_next < HWMODEL_UNSURE;
     f->caches = chosen;
     f->scale = scale[chosen];
+    f->misfit = robust[chosen];
     for (j = 0; j < chosen; j++) {
         f->size[j] = held(fits[chosen].c[j], fits[chosen].p[j]);
         f->mid[j] = fits[chosen].c[j];

@@ -28,6 +28,13 @@
  * about 5, which chance reaches once in a few hundred curves, while one
  * footprint pushed off by its own noise moves the misfit by a few. */
 #define HWMODEL_EXPLAINS 16.0
+/* The misfits that weigh a level more and the model's adequacy leave out
+ * the worst fifth of the footprints: a neighbour's burst or a page
+ * placement's colours at an edge move a few whole footprints, which a
+ * plain mean would take for the noise of all.  TRIM_MEAN is what the
+ * smallest 80% of a chi-square of one degree average. */
+#define HWMODEL_TRIM 0.8
+#define HWMODEL_TRIM_MEAN 0.4377
 /* Under this, a level more is ruled out; between the two the count is
  * not known. */
 #define HWMODEL_UNSURE 9.0
@@ -76,6 +83,8 @@ struct hwmodel_fit {
     double noise;                  /* the typical reading's spread */
     double scale;                  /* misfit per point of the chosen fit,
                                       at least 1: the intervals' scale */
+    double misfit;                 /* the same with the worst fifth of the
+                                      points out (HWMODEL_TRIM) */
     /* The count is decided: the level before it explained more than
      * HWMODEL_EXPLAINS, the next less than HWMODEL_UNSURE. */
     int count_known;

@@ -164,9 +164,9 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         break;
     case HWHIER_MODEL_MISFIT:
         snprintf(buf, len, "the model of the curve misses the readings by "
-                 "%.2f times their noise (more than %.1f): it does not "
-                 "describe the curve, and the count is not known", f[0],
-                 HWHIER_ADEQUATE);
+                 "%.2f times their noise (more than %.1f), the worst fifth "
+                 "of the footprints left out: it does not describe the "
+                 "curve, and the count is not known", f[0], HWHIER_ADEQUATE);
         break;
     case HWHIER_MODEL_UNSURE:
         snprintf(buf, len, "the model of the curve cannot tell whether a "
@@ -689,7 +689,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     static struct hwmodel_curve m;
     struct hwmodel_fit f;
     struct hwhier_verdict count = verdict(HWHIER_WRITTEN, 0, 0, 0, 0);
-    size_t caches = h->levels > 0 ? h->levels - 1 : 0, j, k, past;
+    size_t caches = h->levels > 0 ? h->levels - 1 : 0, i, j, k, past;
     int unmatched = 0;
     if (h->levels < 2)
         return;
@@ -706,9 +706,9 @@ void hwhier_model_check(const struct hwhier_curves *c,
     for (j = 0; j < f.caches; j++)
         hwp_log("model: edge %zu %.0f bytes (%.0f-%.0f), steepness %.1f",
                 j + 1, f.size[j], f.size_lo[j], f.size_hi[j], f.shape[j]);
-    hwp_log("model: noise %.3f a reading, misfit scale %.2f, %zu caches, a "
-            "level more explains %.1f noise variances", f.noise, f.scale,
-            f.caches, f.gain_next);
+    hwp_log("model: noise %.3f a reading, misfit scale %.2f (%.2f without "
+            "the worst fifth), %zu caches, a level more explains %.1f noise "
+            "variances", f.noise, f.scale, f.misfit, f.caches, f.gain_next);
     /* The count: a level the model reads past the stages' last cache, a
      * level step slower, is one they missed (a guest's thin slice of a
      * shared L3 that their flat points never showed).  Between two levels
@@ -724,16 +724,23 @@ void hwhier_model_check(const struct hwhier_curves *c,
     /* Where the model does not decide the count: a misfit over twice the
      * noise (it does not describe the curve), or a level more explaining
      * between HWMODEL_UNSURE and HWMODEL_EXPLAINS noise variances. */
-    if (f.scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
-        count = verdict(HWHIER_MODEL_MISFIT, sqrt(f.scale), 0.0, 0.0, 0.0);
+    if (f.misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
+        count = verdict(HWHIER_MODEL_MISFIT, sqrt(f.misfit), 0.0, 0.0, 0.0);
     else if (!f.count_known)
         count = verdict(HWHIER_MODEL_UNSURE, (double)f.caches + 1.0,
                         f.gain_next, 0.0, 0.0);
     for (j = 0; j < caches; j++) {
-        /* Level j of the stages against the model's level of that size. */
+        /* Level j of the stages against the model's level of that
+         * latency (levels differ by a level step; an edge the stages
+         * read late can lie past the model's interval), else size. */
         for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
                                             < h->size[j]; k++)
             ;
+        if (h->ns[j] > 0.0)
+            for (k = 0, i = 1; i < f.caches; i++)
+                if (fabs(log(f.ns[i] / h->ns[j]))
+                    < fabs(log(f.ns[k] / h->ns[j])))
+                    k = i;
         if (k >= f.caches
             || !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
                           losing(&f, k, 0.5), HWHIER_MODEL_SLACK,
