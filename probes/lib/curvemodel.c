@@ -3,7 +3,6 @@
 #include "analysis.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define LEVELS (HWMODEL_MAX_CACHES + 1)
@@ -487,12 +486,6 @@ static void memory_free(const struct points *pt, const struct config *g,
     }
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The misfit per point of g's fit, robust: the mean of the smallest
  * HWMODEL_TRIM of the points' squared residuals in noise units, over what
  * that share of a chi-square of one degree averages, scaled to the fit's
@@ -500,8 +493,8 @@ static int by_value(const void *a, const void *b)
 static double misfit(const struct points *pt, const struct config *g,
                      double dof)
 {
-    double z[HWMODEL_MAX_POINTS], a[LEVELS], sum = 0.0;
-    size_t i, j, keep = (size_t)(HWMODEL_TRIM * (double)pt->n);
+    double z[HWMODEL_MAX_POINTS], a[LEVELS], sum = 0.0, cut;
+    size_t i, j, below = 0, keep = (size_t)(HWMODEL_TRIM * (double)pt->n);
     if (g->chi2 == HUGE_VAL || dof <= 0.0 || keep == 0)
         return HUGE_VAL;
     for (i = 0; i < pt->n; i++) {
@@ -512,9 +505,15 @@ static double misfit(const struct points *pt, const struct config *g,
         r = (pt->y[i] - cost) / pt->y[i];
         z[i] = pt->w[i] * r * r;
     }
-    qsort(z, pt->n, sizeof *z, by_value);
-    for (i = 0; i < keep; i++)
-        sum += z[i];
+    /* The `keep` smallest: those under the value at `keep` in order, and
+     * as many of its ties as make up the number. */
+    cut = hwcurve_quantile(z, pt->n, HWMODEL_TRIM);
+    for (i = 0; i < pt->n; i++)
+        if (z[i] < cut) {
+            sum += z[i];
+            below++;
+        }
+    sum += (double)(keep - below) * cut;
     return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)pt->n / dof;
 }
 
