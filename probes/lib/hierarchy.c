@@ -195,6 +195,10 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "curve (its level begins to lose the chain at %.0f-%.0f "
                  "KiB)", f[0], f[1], f[2]);
         break;
+    case HWHIER_MODEL_NUMBER:
+        snprintf(buf, len, "level %.0f is not borne out by the model of the "
+                 "curve: the levels past it may be numbered wrong", f[0]);
+        break;
     case HWHIER_MODEL_MISSED:
         snprintf(buf, len, "the model of the curve reads a level the stages "
                  "did not between this one and their next, and its own edge "
@@ -690,7 +694,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     struct hwmodel_fit f;
     struct hwhier_verdict count = verdict(HWHIER_WRITTEN, 0, 0, 0, 0);
     size_t caches = h->levels > 0 ? h->levels - 1 : 0, i, j, k, past;
-    int unmatched = 0;
+    size_t unmatched = 0;   /* the first level the model lacks, from 1 */
     if (h->levels < 2)
         return;
     model_curve(c, &m);
@@ -745,7 +749,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
             || !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
                           losing(&f, k, 0.5), HWHIER_MODEL_SLACK,
                           HUGE_VAL)) {
-            unmatched = 1;
+            if (!unmatched)
+                unmatched = j + 1;
             h->size_v[j] = verdict(
                 HWHIER_MODEL_SIZE, h->size[j] / 1024.0,
                 k < f.caches ? losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0
@@ -772,6 +777,16 @@ void hwhier_model_check(const struct hwhier_curves *c,
                           HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS))
             h->lat[j] = verdict(HWHIER_MODEL_NS, h->ns[j], f.ns_lo[k],
                                 f.ns_hi[k], 0.0);
+    }
+    /* A level the model lacks leaves the number of each level past it
+     * unknown: a value for "the L4" may be the L3's. */
+    for (j = unmatched; unmatched && j < caches; j++) {
+        struct hwhier_verdict past_it = verdict(
+            HWHIER_MODEL_NUMBER, (double)unmatched, 0.0, 0.0, 0.0);
+        if (!HWHIER_HELD(h->size_v[j]))
+            h->size_v[j] = past_it;
+        if (!HWHIER_HELD(h->lat[j]))
+            h->lat[j] = past_it;
     }
     /* A count the stages withheld stays withheld: a model that reads no
      * level past theirs settles none of their doubts (a cache serving a

@@ -109,6 +109,7 @@ enum hwhier_why {
     HWHIER_MODEL_CLOSE,     /* its level past ours: v0 ns, v1 KiB */
     HWHIER_MODEL_SOFT,      /* a soft last edge: steepness v0 */
     HWHIER_MODEL_SIZE,      /* v0 KiB against v1-v2 KiB */
+    HWHIER_MODEL_NUMBER,    /* past level v0, which the model lacks */
     HWHIER_MODEL_MISSED,    /* a level between: its edge v0-v1 KiB */
     HWHIER_MODEL_NS,        /* v0 ns against v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
