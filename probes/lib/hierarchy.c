@@ -734,13 +734,16 @@ void hwhier_model_check(const struct hwhier_curves *c,
         count = verdict(HWHIER_MODEL_UNSURE, (double)f.caches + 1.0,
                         f.gain_next, 0.0, 0.0);
     for (j = 0; j < caches; j++) {
-        /* Level j of the stages against the model's level of that
-         * latency (levels differ by a level step; an edge the stages
-         * read late can lie past the model's interval), else size. */
+        /* Level j of the stages against the model's level of that size;
+         * where the size is not borne out there (an edge the stages read
+         * late lies past its own level's interval), the model's level of
+         * the nearest latency, since levels differ by a level step. */
         for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
                                             < h->size[j]; k++)
             ;
-        if (h->ns[j] > 0.0)
+        if (h->ns[j] > 0.0 && k < f.caches
+            && !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
+                          losing(&f, k, 0.5), HWHIER_MODEL_SLACK, HUGE_VAL))
             for (k = 0, i = 1; i < f.caches; i++)
                 if (fabs(log(f.ns[i] / h->ns[j]))
                     < fabs(log(f.ns[k] / h->ns[j])))
