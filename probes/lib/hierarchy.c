@@ -626,6 +626,15 @@ static double losing(const struct hwmodel_fit *f, size_t k, double share)
                        : at * f->size_hi[k] / f->size[k];
 }
 
+/* A stage level's size lies where the model's level k loses the chain:
+ * between holding HWHIER_MODEL_LOSING and half of it, widened. */
+static int level_holds(const struct hwmodel_fit *f, size_t k, double size)
+{
+    return k < f->caches
+           && borne_out(size, losing(f, k, 1.0 - HWHIER_MODEL_LOSING),
+                        losing(f, k, 0.5), HWHIER_MODEL_SLACK, HUGE_VAL);
+}
+
 /* The model's levels from `past` on lie beyond the stages' last cache
  * and the model bears out every level the stages found: those levels are
  * the model's alone (a guest's thin slice of a shared L3 is a level the
@@ -741,17 +750,12 @@ void hwhier_model_check(const struct hwhier_curves *c,
         for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
                                             < h->size[j]; k++)
             ;
-        if (h->ns[j] > 0.0 && k < f.caches
-            && !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
-                          losing(&f, k, 0.5), HWHIER_MODEL_SLACK, HUGE_VAL))
+        if (h->ns[j] > 0.0 && k < f.caches && !level_holds(&f, k, h->size[j]))
             for (k = 0, i = 1; i < f.caches; i++)
                 if (fabs(log(f.ns[i] / h->ns[j]))
                     < fabs(log(f.ns[k] / h->ns[j])))
                     k = i;
-        if (k >= f.caches
-            || !borne_out(h->size[j], losing(&f, k, 1.0 - HWHIER_MODEL_LOSING),
-                          losing(&f, k, 0.5), HWHIER_MODEL_SLACK,
-                          HUGE_VAL)) {
+        if (!level_holds(&f, k, h->size[j])) {
             if (!unmatched)
                 unmatched = j + 1;
             h->size_v[j] = verdict(
