@@ -630,9 +630,8 @@ static double losing(const struct hwmodel_fit *f, size_t k, double share)
  * between holding HWHIER_MODEL_LOSING and half of it, widened. */
 static int level_holds(const struct hwmodel_fit *f, size_t k, double size)
 {
-    return k < f->caches
-           && borne_out(size, losing(f, k, 1.0 - HWHIER_MODEL_LOSING),
-                        losing(f, k, 0.5), HWHIER_MODEL_SLACK, HUGE_VAL);
+    return borne_out(size, losing(f, k, 1.0 - HWHIER_MODEL_LOSING),
+                     losing(f, k, 0.5), HWHIER_MODEL_SLACK, HUGE_VAL);
 }
 
 /* The model's levels from `past` on lie beyond the stages' last cache
@@ -701,7 +700,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
 {
     static struct hwmodel_curve m;
     struct hwmodel_fit f;
-    struct hwhier_verdict count = verdict(HWHIER_WRITTEN, 0, 0, 0, 0);
+    struct hwhier_verdict count = verdict(HWHIER_WRITTEN, 0, 0, 0, 0),
+                          unnumbered;
     size_t caches = h->levels > 0 ? h->levels - 1 : 0, i, j, k, past;
     size_t unmatched = 0;   /* the first level the model lacks, from 1 */
     if (h->levels < 2)
@@ -750,7 +750,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
         for (k = 0; k + 1 < f.caches && f.size_hi[k] * HWHIER_MODEL_SLACK
                                             < h->size[j]; k++)
             ;
-        if (h->ns[j] > 0.0 && k < f.caches && !level_holds(&f, k, h->size[j]))
+        if (h->ns[j] > 0.0 && !level_holds(&f, k, h->size[j]))
             for (k = 0, i = 1; i < f.caches; i++)
                 if (fabs(log(f.ns[i] / h->ns[j]))
                     < fabs(log(f.ns[k] / h->ns[j])))
@@ -760,9 +760,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
                 unmatched = j + 1;
             h->size_v[j] = verdict(
                 HWHIER_MODEL_SIZE, h->size[j] / 1024.0,
-                k < f.caches ? losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0
-                             : 0.0,
-                k < f.caches ? losing(&f, k, 0.5) / 1024.0 : 0.0, 0.0);
+                losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0,
+                losing(&f, k, 0.5) / 1024.0, 0.0);
         } else if (k + 1 < f.caches && j + 1 < h->levels
                    && h->ns[j + 1] > 0.0
                    && f.ns_lo[k + 1] >= HWMODEL_STEP * f.ns_hi[k]
@@ -787,13 +786,12 @@ void hwhier_model_check(const struct hwhier_curves *c,
     }
     /* A level the model lacks leaves the number of each level past it
      * unknown: a value for "the L4" may be the L3's. */
+    unnumbered = verdict(HWHIER_MODEL_NUMBER, (double)unmatched, 0, 0, 0);
     for (j = unmatched; unmatched && j < caches; j++) {
-        struct hwhier_verdict past_it = verdict(
-            HWHIER_MODEL_NUMBER, (double)unmatched, 0.0, 0.0, 0.0);
         if (!HWHIER_HELD(h->size_v[j]))
-            h->size_v[j] = past_it;
+            h->size_v[j] = unnumbered;
         if (!HWHIER_HELD(h->lat[j]))
-            h->lat[j] = past_it;
+            h->lat[j] = unnumbered;
     }
     /* A count the stages withheld stays withheld: a model that reads no
      * level past theirs settles none of their doubts (a cache serving a
