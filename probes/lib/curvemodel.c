@@ -115,12 +115,19 @@ static int solve(double n[LEVELS][LEVELS], double *b, size_t m,
 static double fit_latencies(const struct points *pt, struct config *g)
 {
     double n[LEVELS][LEVELS] = { { 0 } }, b[LEVELS] = { 0 },
-        inv[LEVELS][LEVELS], a[LEVELS];
+        inv[LEVELS][LEVELS], as[HWMODEL_MAX_POINTS][LEVELS], *a;
     size_t most[LEVELS] = { 0 };
     size_t levels = g->k + 1, m = levels, i, j, l;
     double chi2 = 0.0;
+    /* A level no more than HWMODEL_APART times the one before forms no
+     * plateau of its own. */
+    for (j = 1; j < g->k; j++)
+        if (g->c[j] < HWMODEL_APART * g->c[j - 1])
+            return g->chi2 = HUGE_VAL;
+    /* The shares once a point: their powers are most of the fit's time. */
     for (i = 0; i < pt->n; i++) {
         double u = pt->w[i] / (pt->y[i] * pt->y[i]);
+        a = as[i];
         served(g, pt->x[i], a);
         for (j = 0; j < m; j++) {
             if (a[j] >= 0.5)
@@ -130,13 +137,9 @@ static double fit_latencies(const struct points *pt, struct config *g)
                 n[j][l] += u * a[j] * a[l];
         }
     }
-    /* A level no more than HWMODEL_APART times the one before forms no
-     * plateau of its own, and a cache level must serve most of the chain
-     * at HWMODEL_SEEN footprints at least: one footprint cannot tell a
-     * level too short to measure from the middle of a soft edge. */
-    for (j = 1; j < g->k; j++)
-        if (g->c[j] < HWMODEL_APART * g->c[j - 1])
-            return g->chi2 = HUGE_VAL;
+    /* A cache level must serve most of the chain at HWMODEL_SEEN
+     * footprints at least: one footprint cannot tell a level too short to
+     * measure from the middle of a soft edge. */
     for (j = 0; j + 1 < levels; j++)
         if (most[j] < HWMODEL_SEEN)
             return g->chi2 = HUGE_VAL;
@@ -153,7 +156,7 @@ static double fit_latencies(const struct points *pt, struct config *g)
             return g->chi2 = HUGE_VAL;
     for (i = 0; i < pt->n; i++) {
         double cost = 0.0, r;
-        served(g, pt->x[i], a);
+        a = as[i];
         for (j = 0; j < m; j++)
             cost += a[j] * g->t[j];
         r = (pt->y[i] - cost) / pt->y[i];
