@@ -271,12 +271,30 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
 
 /* ---- memory, further on ---------------------------------------------- */
 
+/* Footprint x, four times or more where the curve settled, in ns per
+ * load.  Its untimed pass streams the pages in the chain's order, then
+ * goes one round of the chain: the chain's own writes leave the caches,
+ * the TLB and the page walks' lines end as a whole pass leaves them, and
+ * the pages the stream left cached are the last ones, which the trials
+ * (from the next round) do not reach.  A whole pass is a dependent load
+ * a line, most of the probe's time at these footprints. */
+static double time_far(struct bench *b, double x)
+{
+    size_t n = (size_t)(x / (double)b->page);
+    const size_t *order = hwtlb_order(&b->tlbs, n);
+    struct hwchain_walk w;
+    w.p = hwchain_round_robin(b->buf, order, n, b->page, b->line, 0,
+                              0xCAC4E, b->pos, b->perm);
+    hwp_sink += hwmem_read_pages(b->buf, order, n, b->page);
+    hwchain_touch(&w, n);
+    return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
+           / HWCHAIN_UNROLL * 1e9;
+}
+
 /* Memory again, two and three octaves past where the curve settled (one
  * and two where the buffer or STOP_BYTES come sooner), each with its own
  * TLB share: stage 9 of docs/analysis.md.  One line order: nothing this
- * far past the curve's end stays cached for a prefetcher to hide.  The
- * untimed pass is not saved: without it the chain's own writes are still
- * in a large L3, and the page walks' lines are not. */
+ * far past the curve's end stays cached for a prefetcher to hide. */
 static void far(struct bench *b, size_t n)
 {
     size_t hi = n - 1 + 3 * HWHIER_PER_OCTAVE, k;
@@ -290,7 +308,7 @@ static void far(struct bench *b, size_t n)
     for (k = 0; k < HWHIER_FAR && hwp_budget_left() > 0.0; k++) {
         double x = b->x[hi - (HWHIER_FAR - 1 - k) * HWHIER_PER_OCTAVE];
         b->far_x[k] = x;
-        b->far_raw[k] = time_round_robin(b, x, 0, 0);
+        b->far_raw[k] = time_far(b, x);
         hwtlb_time(&b->tlbs, far_pages(b, k), 1, &sparse, &dense);
         b->far_sparse[k] = sparse * 1e9;
         b->far_dense[k] = dense * 1e9;
