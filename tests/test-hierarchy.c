@@ -3,8 +3,9 @@
  * memory; one placement whose conflicts break a short level; a long
  * soft edge into a level; edges the readings do not agree on; a level of
  * one flat point; a chain that ends on a rise; the stop at memory;
- * memory timed again further on; a curve still rising into memory at
- * its end; and the cross-checks that withhold
+ * memory timed again further on (and a level past the placed footprints
+ * under far points that say a cache still served); a curve still rising
+ * into memory at its end; and the cross-checks that withhold
  * values.  Simulated machines run the probe
  * itself in tests/simulated.test, recorded curves in tests/replay.test.
  * Deterministic. */
@@ -242,6 +243,8 @@ static void far_memory(void)
     checkf(h.memory && !HWHIER_HELD(h.count) && near(h.ns[3], 90.0),
            "far points that agree leave memory and the count (%.1f ns)",
            h.ns[3]);
+    check(!HWHIER_HELD(h.size_v[2]) && !HWHIER_HELD(h.lat[2]),
+          "and the L3 at 16 MiB, one placement's");
     far_at(&c, &h, 93.0, 97.0);
     checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 90.0),
            "far points 5-10%% slower: the count not resolved, memory "
@@ -250,6 +253,11 @@ static void far_memory(void)
     checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 123.0),
            "far points 10%% slower: a level seen, not resolved; memory is "
            "theirs (%.1f ns)", h.ns[3]);
+    check(h.size_v[2].why == HWHIER_FAR_UNPLACED
+              && h.lat[2].why == HWHIER_FAR_UNPLACED
+              && !HWHIER_HELD(h.size_v[1]) && !HWHIER_HELD(h.lat[1]),
+          "and the L3, whose edge past 8 MiB one placement measured, is "
+          "withheld; the L2, measured under five, stands");
     far_at(&c, &h, 93.0, 101.0);
     checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 97.0),
            "the farther point alone 10%% slower: the same (%.1f ns)",

@@ -92,6 +92,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "on is %.0f%% slower): seen, not resolved",
                  100.0 * (HWHIER_SETTLED - 1.0));
         break;
+    case HWHIER_FAR_UNPLACED:
+        snprintf(buf, len, "its edge lies past %.0f MiB, where one page "
+                 "placement measured the curve, and a cache past the "
+                 "levels found still served part of the chain where the "
+                 "curve settled: this level is not told from that cache's "
+                 "share", f[0]);
+        break;
     case HWHIER_FAR_RISES:
         snprintf(buf, len, "memory timed %.0f to %.0f octaves past where "
                  "the curve settled still rises", f[0], f[1]);
@@ -340,6 +347,18 @@ static void far_memory(const struct hwhier_curves *c,
                near = log2(c->far_x[0] / c->x[c->n - 1]),
                far = log2(c->far_x[c->nfar - 1] / c->x[c->n - 1]);
         h->count = verdict(HWHIER_FAR_SLOWER, 0.0, 0.0, 0.0, 0.0);
+        /* A level whose edge one placement measured has no readings that
+         * could disagree, and the cache seen here may be the one whose
+         * share made it: a guest's L3 share, lost over octaves, shows a
+         * plateau between hits and memory that no other run repeats. */
+        for (k = 0; k < m; k++)
+            if (h->size[k] > (double)HWHIER_PLACED_BYTES) {
+                h->size_v[k] = verdict(HWHIER_FAR_UNPLACED,
+                                       (double)(HWHIER_PLACED_BYTES >> 20),
+                                       0.0, 0.0, 0.0);
+                if (k > 0)
+                    h->lat[k] = h->size_v[k];
+            }
         h->ns[m] = (lo + hi) / 2.0;
         if (hi > HWLEVEL_FLAT * lo) {
             h->memory = 0;
@@ -763,6 +782,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
                 losing(&f, k, 1.0 - HWHIER_MODEL_LOSING) / 1024.0,
                 losing(&f, k, 0.5) / 1024.0, 0.0);
         } else if (k + 1 < f.caches && j + 1 < h->levels
+                   && h->size_v[j].why != HWHIER_FAR_UNPLACED
                    && h->ns[j + 1] > 0.0
                    && f.ns_lo[k + 1] >= HWMODEL_STEP * f.ns_hi[k]
                    && f.ns_hi[k + 1] * HWMODEL_STEP <= h->ns[j + 1]) {

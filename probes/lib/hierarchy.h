@@ -87,6 +87,7 @@ enum hwhier_why {
     HWHIER_RISING,          /* still rising where the curve ends */
     HWHIER_MEM_SLOWED,      /* memory slowed while timed (count too) */
     HWHIER_FAR_SLOWER,      /* a cache served where it settled */
+    HWHIER_FAR_UNPLACED,    /* and this level one placement's: MiB v0 */
     HWHIER_FAR_RISES,       /* the far points rise: octaves v0, v1 */
     HWHIER_FAR_STEP,        /* the far points a level step on: v0, v1 */
     HWHIER_FAR_LITTLE,      /* memory further on a little slower */
