@@ -5,8 +5,8 @@
  * one flat point; a chain that ends on a rise; the stop at memory;
  * memory timed again further on (and a level past the placed footprints
  * under far points that say a cache still served); a curve still rising
- * into memory at its end; and the cross-checks that withhold
- * values.  Simulated machines run the probe
+ * into memory at its end; a guest's slice only the model reads a level
+ * of; and the cross-checks that withhold values.  Simulated machines run the probe
  * itself in tests/simulated.test, recorded curves in tests/replay.test.
  * Deterministic. */
 #include "../probes/lib/hierarchy.h"
@@ -366,6 +366,31 @@ static void rising_end(void)
            "(%.1f ns)", h.memory ? h.ns[h.levels - 1] : 0.0);
 }
 
+/* A guest's 5.5 MiB share of an L3 past a 1.3 MiB L2 (as a 6 MiB slice
+ * of a simulated Ice Lake-SP reads): the stages find no flat stretch of
+ * it and say a cache past their last served part of the chain; the
+ * model reads it, clear of its neighbours, and its count stands. */
+static void served_slice(void)
+{
+    static const double mid[] = {48 * KIB, 1.3 * MIB, 5.5 * MIB};
+    static const double q[] = {48.0, 6.0, 6.0};
+    static const double lat[] = {1.5, 4.1, 25.0, 100.0};
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    modelled(&c, mid, q, lat, 3);
+    while (c.n > 0 && c.x[c.n - 1] > 24 * MIB)
+        c.n--;
+    hwhier_analyse(&c, &h);
+    check(h.levels == 3 && h.count.why == HWHIER_SERVED_PAST,
+          "a slice the stages see no level of: a cache past them served");
+    hwhier_model_check(&c, &h);
+    checkf(h.levels == 4 && !HWHIER_HELD(h.count) && h.alone[2]
+               && h.size[2] > 3 * MIB && h.size[2] < 6 * MIB
+               && fabs(h.ns[2] - 25.0) < 2.5,
+           "... the model reads it: 3 caches, the L3 %.0f KiB at %.1f ns",
+           h.size[2] / KIB, h.ns[2]);
+}
+
 /* Stage 10: the L3 of a host that takes a chain in only after enough
  * passes, as recorded (tests/data/xeon-emr-kvm): near memory's cost up
  * to 8 MiB, then 40 ns, then 60 ns before memory. */
@@ -490,6 +515,7 @@ int main(void)
     far_memory();
     served_past();
     rising_end();
+    served_slice();
     fell();
     placements_disagree();
     cross_checks();

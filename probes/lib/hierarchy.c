@@ -815,9 +815,19 @@ void hwhier_model_check(const struct hwhier_curves *c,
     }
     /* A count the stages withheld stays withheld: a model that reads no
      * level past theirs settles none of their doubts (a cache serving a
-     * little of the chain everywhere makes no level of it).  Else the
-     * model decides: a level it reads past theirs goes in. */
-    if (h->count.why != HWHIER_WRITTEN)
+     * little of the chain everywhere makes no level of it).  But where
+     * their doubt is a cache past their last that served part of the
+     * curve (stage 9 on the curve), a level the model reads there, clear
+     * of the mixes it could be (adopt), is that cache.  Else the model
+     * decides: a level it reads past theirs goes in. */
+    if (h->count.why == HWHIER_SERVED_PAST && count.why == HWHIER_WRITTEN
+        && !unmatched && past < f.caches) {
+        struct hwhier_verdict doubt = h->count;
+        h->count = count;
+        adopt(&f, past, c, h);
+        if (h->count.why == HWHIER_MODEL_CLOSE)
+            h->count = doubt;
+    } else if (h->count.why != HWHIER_WRITTEN)
         ;
     else if (count.why != HWHIER_WRITTEN)
         h->count = count;
