@@ -6,9 +6,9 @@
  * memory timed again further on (and a level past the placed footprints
  * under far points that say a cache still served); a curve still rising
  * into memory at its end; a guest's slice only the model reads a level
- * of; and the cross-checks that withhold values.  Simulated machines run the probe
- * itself in tests/simulated.test, recorded curves in tests/replay.test.
- * Deterministic. */
+ * of; and the cross-checks that withhold values.  Simulated machines run
+ * the probe itself in tests/simulated.test, recorded curves in
+ * tests/replay.test.  Deterministic. */
 #include "../probes/lib/hierarchy.h"
 #include "check.h"
 
