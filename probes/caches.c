@@ -78,16 +78,6 @@ static size_t pages_of(const struct bench *b, size_t i)
     return b->x[i] < (double)b->page ? 1 : (size_t)(b->x[i] / (double)b->page);
 }
 
-/* Seconds per load, the minimum of trials after one untimed pass. */
-static double time_chain(void **start, size_t loads)
-{
-    struct hwchain_walk w;
-    w.p = start;
-    hwchain_touch(&w, loads);
-    return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
-           / HWCHAIN_UNROLL;
-}
-
 /* ---- the TLB's share ------------------------------------------------- */
 
 /* The alias chains at footprint i (tlbcost.h), their minimum over calls
@@ -110,20 +100,36 @@ static void time_tlb(struct bench *b, size_t i)
 /* The round-robin chain over `bytes` in page run `at` (a placement),
  * its pages in the alias chain's order (a footprint below a page goes
  * round its blocks), its lines descending or in random orders; ns per
- * load. */
+ * load, the minimum of trials after one untimed pass.
+ *
+ * `far`: bytes are four times or more where the curve settled.  The
+ * untimed pass then streams the units in the chain's order and goes one
+ * round of the chain: the chain's own writes leave the caches, the TLB
+ * and the page walks' lines end as a whole pass leaves them, and the
+ * units the stream left cached are the last ones, which the trials (from
+ * the next round) do not reach.  A whole pass is a dependent load a
+ * line, most of the probe's time at these footprints. */
 static double time_round_robin(struct bench *b, double bytes, size_t at,
-                               int descending)
+                               int descending, int far)
 {
     size_t n = (size_t)(bytes / (double)b->page), unit = b->page;
-    void **start;
+    char *base = b->buf + at * b->region;
+    const size_t *order;
+    struct hwchain_walk w;
     if (bytes < (double)b->page) {
         unit = (size_t)BLOCK;
         n = (size_t)(bytes / BLOCK);
     }
-    start = hwchain_round_robin(b->buf + at * b->region,
-                                hwtlb_order(&b->tlbs, n), n, unit, b->line,
-                                descending, 0xCAC4E + at, b->pos, b->perm);
-    return time_chain(start, n * (unit / b->line)) * 1e9;
+    order = hwtlb_order(&b->tlbs, n);
+    w.p = hwchain_round_robin(base, order, n, unit, b->line, descending,
+                              0xCAC4E + at, b->pos, b->perm);
+    if (far) {
+        hwp_sink += hwmem_read_pages(base, order, n, unit);
+        hwchain_touch(&w, n);
+    } else
+        hwchain_touch(&w, n * (unit / b->line));
+    return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
+           / HWCHAIN_UNROLL * 1e9;
 }
 
 /* The first footprint's chain (a block, in L1) beside footprint i, its
@@ -134,7 +140,7 @@ static double time_round_robin(struct bench *b, double bytes, size_t at,
  * whose page is in use already. */
 static void time_l1(struct bench *b, size_t i)
 {
-    double t = time_round_robin(b, BLOCK, 0, 0);
+    double t = time_round_robin(b, BLOCK, 0, 0, 0);
     if (b->l1[i] == 0.0 || t < b->l1[i])
         b->l1[i] = t;
 }
@@ -205,8 +211,8 @@ static void corrected(struct bench *b, size_t readings, size_t n,
  * minimum (0: none yet). */
 static void time_placement(struct bench *b, size_t i, size_t r)
 {
-    double t = time_round_robin(b, b->x[i], r, 0);
-    double d = time_round_robin(b, b->x[i], r, 1);
+    double t = time_round_robin(b, b->x[i], r, 0, 0);
+    double d = time_round_robin(b, b->x[i], r, 1, 0);
     if (b->raw[r][i] == 0.0 || t < b->raw[r][i])
         b->raw[r][i] = t;
     if (b->desc[r][i] == 0.0 || d < b->desc[r][i])
@@ -215,10 +221,10 @@ static void time_placement(struct bench *b, size_t i, size_t r)
 
 /* One round over footprints `from` to `until - 1`, readings `first` to
  * `first + HWHIER_PLACEMENTS - 1`: each placement timed once, in both line
- * orders (each the minimum of its trials, time_chain).  Noise that spoils
- * a reading shows as readings that disagree: measure() times again the
- * placements near an edge they split on (refine), or as many placements
- * more.  Returns the points measured: with `stop`, the round stops an
+ * orders (each the minimum of its trials, time_round_robin).  Noise that
+ * spoils a reading shows as readings that disagree: measure() times
+ * again the placements near an edge they split on (refine), or as many
+ * placements more.  Returns the points measured: with `stop`, the round stops an
  * octave into memory. */
 static size_t sweep(struct bench *b, size_t first, size_t from,
                     size_t until, int stop, struct hwhier_curves *c)
@@ -271,26 +277,6 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
 
 /* ---- memory, further on ---------------------------------------------- */
 
-/* Footprint x, four times or more where the curve settled, in ns per
- * load.  Its untimed pass streams the pages in the chain's order, then
- * goes one round of the chain: the chain's own writes leave the caches,
- * the TLB and the page walks' lines end as a whole pass leaves them, and
- * the pages the stream left cached are the last ones, which the trials
- * (from the next round) do not reach.  A whole pass is a dependent load
- * a line, most of the probe's time at these footprints. */
-static double time_far(struct bench *b, double x)
-{
-    size_t n = (size_t)(x / (double)b->page);
-    const size_t *order = hwtlb_order(&b->tlbs, n);
-    struct hwchain_walk w;
-    w.p = hwchain_round_robin(b->buf, order, n, b->page, b->line, 0,
-                              0xCAC4E, b->pos, b->perm);
-    hwp_sink += hwmem_read_pages(b->buf, order, n, b->page);
-    hwchain_touch(&w, n);
-    return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
-           / HWCHAIN_UNROLL * 1e9;
-}
-
 /* Memory again, two and three octaves past where the curve settled (one
  * and two where the buffer or STOP_BYTES come sooner), each with its own
  * TLB share: stage 9 of docs/analysis.md.  One line order: nothing this
@@ -308,7 +294,7 @@ static void far(struct bench *b, size_t n)
     for (k = 0; k < HWHIER_FAR && hwp_budget_left() > 0.0; k++) {
         double x = b->x[hi - (HWHIER_FAR - 1 - k) * HWHIER_PER_OCTAVE];
         b->far_x[k] = x;
-        b->far_raw[k] = time_far(b, x);
+        b->far_raw[k] = time_round_robin(b, x, 0, 0, 1);
         hwtlb_time(&b->tlbs, far_pages(b, k), 1, &sparse, &dense);
         b->far_sparse[k] = sparse * 1e9;
         b->far_dense[k] = dense * 1e9;
@@ -319,7 +305,7 @@ static void far(struct bench *b, size_t n)
      * tells a cache past the levels found (the far points slower, this
      * one not) from memory that slowed while it was timed (both). */
     if (b->nfar == HWHIER_FAR && hwp_budget_left() > 0.0) {
-        b->again = time_round_robin(b, b->x[n - 1], 0, 0);
+        b->again = time_round_robin(b, b->x[n - 1], 0, 0, 0);
         hwp_log("%.3f s: %.0f bytes again", hwp_elapsed(), b->x[n - 1]);
     }
 }
