@@ -6,7 +6,8 @@
  * memory timed again further on (and a level past the placed footprints
  * under far points that say a cache still served); a curve still rising
  * into memory at its end; a guest's slice only the model reads a level
- * of; and the cross-checks that withhold values.  Simulated machines run
+ * of, and a level it reads too near to tell from a split edge; and the
+ * cross-checks that withhold values.  Simulated machines run
  * the probe itself in tests/simulated.test, recorded curves in
  * tests/replay.test.  Deterministic. */
 #include "../probes/lib/hierarchy.h"
@@ -391,6 +392,39 @@ static void served_slice(void)
            h.size[2] / KIB, h.ns[2]);
 }
 
+/* A level the model reads between the stages' L2 and memory, under
+ * HWHIER_ALONE_STEP past the L2 (a random-replacement L2's soft edge
+ * split in two reads so): the L2's edge is the model's or the next
+ * one's, and the middle of the two is written where their span is
+ * within the tolerance, withheld where it is not. */
+static void split_edge(void)
+{
+    static const double mid[] = {32 * KIB, 1.0 * MIB, 2.0 * MIB};
+    static const double far_mid[] = {32 * KIB, 1.0 * MIB, 4.0 * MIB};
+    static const double q[] = {48.0, 6.0, 3.0};
+    static const double lat[] = {1.4, 14.5, 38.0, 150.0};
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    double lo, hi;
+    modelled(&c, mid, q, lat, 3);
+    hwhier_analyse(&c, &h);
+    check(h.levels == 3, "a soft L2 edge: the stages read two caches");
+    hwhier_model_check(&c, &h);
+    lo = h.size_v[1].v[0] * KIB;
+    hi = h.size_v[1].v[1] * KIB;
+    checkf(h.size_v[1].why == HWHIER_SPLIT_EDGE && lo < 1 * MIB && hi > 1 * MIB
+               && near(h.size[1], sqrt(lo * hi)) && HWHIER_HELD(h.count),
+           "... the model's level at 38 ns is too near to tell from a split "
+           "edge: the L2 is %.0f KiB, the middle of %.0f-%.0f, the count "
+           "withheld", h.size[1] / KIB, lo / KIB, hi / KIB);
+    modelled(&c, far_mid, q, lat, 3);
+    hwhier_analyse(&c, &h);
+    hwhier_model_check(&c, &h);
+    checkf(h.size_v[1].why == HWHIER_MODEL_SPLIT,
+           "... with the next edge at 4 MiB, the span is too wide: withheld "
+           "(%d)", (int)h.size_v[1].why);
+}
+
 /* Stage 10: the L3 of a host that takes a chain in only after enough
  * passes, as recorded (tests/data/xeon-emr-kvm): near memory's cost up
  * to 8 MiB, then 40 ns, then 60 ns before memory. */
@@ -516,6 +550,7 @@ int main(void)
     served_past();
     rising_end();
     served_slice();
+    split_edge();
     fell();
     placements_disagree();
     cross_checks();

@@ -51,6 +51,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "it reads a level the stages did not between this one and "
                  "their next, toward which they read the edge", f[0], f[1]);
         break;
+    case HWHIER_SPLIT_EDGE:
+        snprintf(buf, len, "the model of the curve reads a level at %.0f ns "
+                 "after this one, too near to be told from this one's edge "
+                 "split in two: the middle of the two edges, %.0f-%.0f KiB",
+                 f[2], f[0], f[1]);
+        break;
     case HWHIER_ALONE_MEMORY:
         snprintf(buf, len, "the model of the curve alone: %.1f-%.1f ns, the "
                  "curve still rising where it ends", f[0], f[1]);
@@ -211,6 +217,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "did not between this one and their next, and its own edge "
                  "is %.0f-%.0f KiB: wider than %.1f times, too wide to write",
                  f[0], f[1], HWHIER_MODEL_WIDE_BYTES);
+        break;
+    case HWHIER_MODEL_SPLIT:
+        snprintf(buf, len, "the model of the curve reads a level at %.0f ns "
+                 "after this one, too near to be told from this one's edge "
+                 "split in two: the edge is its own or the next one's, "
+                 "%.0f-%.0f KiB, wider than %.1f times", f[2], f[0], f[1],
+                 HWHIER_MODEL_WIDE_BYTES);
         break;
     case HWHIER_MODEL_NS:
         snprintf(buf, len, "%.2f ns is not borne out by the model of the "
@@ -790,13 +803,28 @@ void hwhier_model_check(const struct hwhier_curves *c,
              * level it found; the model reads a level between (a thin
              * slice the flat points missed), so that was the wrong step
              * and the edge lies late.  The model's own edge stands in
-             * where its interval is within a size's tolerance. */
-            h->size_v[j] = verdict(
-                f.size_hi[k] <= HWHIER_MODEL_WIDE_BYTES * f.size_lo[k]
-                    ? HWHIER_ALONE_EDGE : HWHIER_MODEL_MISSED,
-                f.size_lo[k] / 1024.0, f.size_hi[k] / 1024.0, 0.0, 0.0);
-            h->size_agree[j] = h->size_of[j] = 0;
-            h->size[j] = f.size[k];
+             * where its interval is within a size's tolerance.  Unless
+             * that level is too near this one to be told from a soft
+             * edge split in two (adopt's test): then this level's edge
+             * is the model's or the next one's, and the span of the two
+             * is the interval, its middle written where it is within
+             * the tolerance. */
+            double from = f.size_lo[k], to = f.size_hi[k + 1];
+            if (f.ns_lo[k + 1] < HWHIER_ALONE_STEP * f.ns_hi[k]) {
+                h->size_v[j] = verdict(
+                    to <= HWHIER_MODEL_WIDE_BYTES * from ? HWHIER_SPLIT_EDGE
+                                                         : HWHIER_MODEL_SPLIT,
+                    from / 1024.0, to / 1024.0, f.ns[k + 1], 0.0);
+                h->size_agree[j] = h->size_of[j] = 0;
+                h->size[j] = sqrt(from * to);
+            } else {
+                h->size_v[j] = verdict(
+                    f.size_hi[k] <= HWHIER_MODEL_WIDE_BYTES * f.size_lo[k]
+                        ? HWHIER_ALONE_EDGE : HWHIER_MODEL_MISSED,
+                    f.size_lo[k] / 1024.0, f.size_hi[k] / 1024.0, 0.0, 0.0);
+                h->size_agree[j] = h->size_of[j] = 0;
+                h->size[j] = f.size[k];
+            }
         }
         if (j > 0 && h->ns[j] > 0.0
             && !borne_out(h->ns[j], f.ns_lo[k], f.ns_hi[k],

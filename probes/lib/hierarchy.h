@@ -77,6 +77,7 @@ enum hwhier_why {
     HWHIER_ALONE,           /* a level: KiB lo, hi; ns lo, hi */
     HWHIER_ALONE_LEVELS,    /* the count, with such a level */
     HWHIER_ALONE_EDGE,      /* a stage level's edge: KiB lo, hi */
+    HWHIER_SPLIT_EDGE,      /* or a split one's: KiB lo, hi; ns */
     HWHIER_ALONE_MEMORY,    /* memory past a rise: ns lo, hi */
     /* Withheld by the stages. */
     HWHIER_OPEN,            /* the chain ended on a rise past a cache */
@@ -112,6 +113,7 @@ enum hwhier_why {
     HWHIER_MODEL_SIZE,      /* v0 KiB against v1-v2 KiB */
     HWHIER_MODEL_NUMBER,    /* past level v0, which the model lacks */
     HWHIER_MODEL_MISSED,    /* a level between: its edge v0-v1 KiB */
+    HWHIER_MODEL_SPLIT,     /* or a split edge: KiB v0-v1, v2 ns */
     HWHIER_MODEL_NS,        /* v0 ns against v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
     HWHIER_MODEL_NS_WIDE    /* a level at v0-v1 ns */
