@@ -375,6 +375,8 @@ static void served_slice(void)
 {
     static const double mid[] = {48 * KIB, 1.3 * MIB, 5.5 * MIB};
     static const double q[] = {48.0, 6.0, 6.0};
+    static const double soft[] = {48.0, 6.0, 3.0};
+    static const double near_mid[] = {48 * KIB, 1.3 * MIB, 3.5 * MIB};
     static const double lat[] = {1.5, 4.1, 25.0, 100.0};
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
@@ -387,9 +389,21 @@ static void served_slice(void)
     hwhier_model_check(&c, &h);
     checkf(h.levels == 4 && !HWHIER_HELD(h.count) && h.alone[2]
                && h.size[2] > 3 * MIB && h.size[2] < 6 * MIB
-               && fabs(h.ns[2] - 25.0) < 2.5,
+               && fabs(h.ns[2] - 25.0) < 2.5 && !HWHIER_HELD(h.lat[2]),
            "... the model reads it: 3 caches, the L3 %.0f KiB at %.1f ns",
            h.size[2] / KIB, h.ns[2]);
+    /* Nearer the L2 and lost to memory over octaves, the slice never
+     * serves 85% of the chain alone: its size stands, its cost is the
+     * shapes' extrapolation. */
+    modelled(&c, near_mid, soft, lat, 3);
+    while (c.n > 0 && c.x[c.n - 1] > 24 * MIB)
+        c.n--;
+    hwhier_analyse(&c, &h);
+    hwhier_model_check(&c, &h);
+    checkf(h.levels == 4 && h.alone[2] && !HWHIER_HELD(h.size_v[2])
+               && h.lat[2].why == HWHIER_MODEL_UNSEEN,
+           "... a slice with a soft far edge: its size written, its latency "
+           "withheld (it alone serves %.0f%% at most)", h.lat[2].v[0]);
 }
 
 /* A level the model reads between the stages' L2 and memory, under

@@ -489,6 +489,23 @@ static void memory_free(const struct points *pt, const struct config *g,
     }
 }
 
+/* The most of the chain each level of g alone serves, over the curve's
+ * span at 1/64 octave. */
+static void own_shares(const struct points *pt, const struct config *g,
+                       struct hwmodel_fit *f)
+{
+    double a[LEVELS], x;
+    size_t j;
+    for (j = 0; j <= g->k; j++)
+        f->own[j] = 0.0;
+    for (x = pt->x[0]; x <= pt->x[pt->n - 1]; x *= pow(2.0, 1.0 / 64.0)) {
+        served(g, x, a);
+        for (j = 0; j <= g->k; j++)
+            if (a[j] > f->own[j])
+                f->own[j] = a[j];
+    }
+}
+
 /* The misfit per point of g's fit, robust: the mean of the smallest
  * HWMODEL_TRIM of the points' squared residuals in noise units, over what
  * that share of a chi-square of one degree averages, scaled to the fit's
@@ -604,5 +621,6 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     }
     memory_free(&pt, &fits[chosen], lo, hi, step,
                 HWMODEL_INTERVAL * f->scale, f);
+    own_shares(&pt, &fits[chosen], f);
     return 0;
 }

@@ -80,6 +80,10 @@ struct hwmodel_fit {
      * shapes than the fit's): where the curve ends on a rise into memory,
      * the shape of that rise decides it. */
     double mem_ns, mem_lo, mem_hi;
+    /* The most of the chain each level alone serves at any footprint:
+     * under HWMODEL_HELD, no footprint shows its own cost, and its
+     * latency is the shapes' extrapolation. */
+    double own[HWMODEL_MAX_CACHES + 1];
     double noise;                  /* the typical reading's spread */
     double scale;                  /* misfit per point of the chosen fit,
                                       at least 1: the intervals' scale */

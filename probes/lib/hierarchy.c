@@ -229,6 +229,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "%.2f ns is not borne out by the model of the "
                  "curve (%.2f-%.2f ns)", f[0], f[1], f[2]);
         break;
+    case HWHIER_MODEL_UNSEEN:
+        snprintf(buf, len, "the model of the curve reads that level at "
+                 "%.1f-%.1f ns, but it alone serves at most %.0f%% of the "
+                 "chain anywhere (under %.0f%%): no footprint shows its own "
+                 "cost, which is the shapes' extrapolation", f[1], f[2], f[0],
+                 100.0 * HWMODEL_HELD);
+        break;
     case HWHIER_MODEL_SIZE_WIDE:
         snprintf(buf, len, "the model of the curve reads a level at "
                  "%.0f-%.0f KiB: wider than %.1f times, too wide to write",
@@ -716,7 +723,10 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
             h->count = h->size_v[j];
         }
         h->ns[j] = f->ns[k];
-        if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k])
+        if (f->own[k] < HWMODEL_HELD)
+            h->lat[j] = verdict(HWHIER_MODEL_UNSEEN, 100.0 * f->own[k],
+                                f->ns_lo[k], f->ns_hi[k], 0.0);
+        else if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k])
             h->lat[j] = verdict(HWHIER_MODEL_NS_WIDE, f->ns_lo[k],
                                 f->ns_hi[k], 0.0, 0.0);
         for (i = 0; i + 1 < c->n && c->x[i] < f->size[k]; i++)

@@ -115,6 +115,7 @@ enum hwhier_why {
     HWHIER_MODEL_MISSED,    /* a level between: its edge v0-v1 KiB */
     HWHIER_MODEL_SPLIT,     /* or a split edge: KiB v0-v1, v2 ns */
     HWHIER_MODEL_NS,        /* v0 ns against v1-v2 ns */
+    HWHIER_MODEL_UNSEEN,    /* serves v0% at most; v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
     HWHIER_MODEL_NS_WIDE    /* a level at v0-v1 ns */
 };
