@@ -348,6 +348,10 @@ static void rising_end(void)
     static const double q[] = {48.0, 6.0, 4.0};
     static const double dram[] = {1.0, 4.0, 30.0, 100.0};
     static const double mid_edram[] = {32 * KIB, 1 * MIB, 96 * MIB};
+    static const double mid_late[] = {32 * KIB, 160 * KIB, 2.5 * MIB,
+                                      174 * MIB};
+    static const double q_late[] = {48.0, 6.0, 6.0, 3.0};
+    static const double late[] = {1.2, 3.6, 12.0, 48.0, 95.0};
     static const double edram[] = {1.0, 4.0, 20.0, 62.0};
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
@@ -359,6 +363,19 @@ static void rising_end(void)
     checkf(h.memory && h.levels == 4 && fabs(h.ns[3] - 100.0) < 10.0
            && h.mem.why == HWHIER_ALONE_MEMORY,
            "... the model of the curve reads it (%.1f ns)", h.ns[3]);
+    /* A rise past an eDRAM stopped short: its last step flat, more than
+     * a latency's slack under the model's asymptote. */
+    modelled(&c, mid_late, q_late, late, 4);
+    {
+        size_t r;
+        for (r = 0; r < c.readings; r++)
+            c.y[r][c.n - 1] = 1.005 * c.y[r][c.n - 2];
+    }
+    hwhier_analyse(&c, &h);
+    hwhier_model_check(&c, &h);
+    checkf(!h.memory && h.mem.why == HWHIER_MODEL_ENDED,
+           "... a rise that stopped at %.1f ns, under the model's %.1f-%.1f: "
+           "memory withheld", h.mem.v[0], h.mem.v[1], h.mem.v[2]);
     modelled(&c, mid_edram, q, edram, 3);
     hwhier_analyse(&c, &h);
     check(h.rising, "a curve rising at its end to an eDRAM's cost");

@@ -236,6 +236,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "cost, which is the shapes' extrapolation", f[1], f[2], f[0],
                  100.0 * HWMODEL_HELD);
         break;
+    case HWHIER_MODEL_ENDED:
+        snprintf(buf, len, "the curve's last step rose under %.0f%%, to "
+                 "%.1f ns, more than %.0f%% under the model of the curve's "
+                 "memory (%.1f-%.1f ns): a rise that stopped, not one still "
+                 "on its way there", 100.0 * HWMODEL_FLOOR, f[0],
+                 100.0 * (HWHIER_MODEL_SLACK_NS - 1.0), f[1], f[2]);
+        break;
     case HWHIER_MODEL_SIZE_WIDE:
         snprintf(buf, len, "the model of the curve reads a level at "
                  "%.0f-%.0f KiB: wider than %.1f times, too wide to write",
@@ -737,6 +744,28 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
     h->known = h->levels;
 }
 
+/* Whether the curve's last step rose, but less than the model's own
+ * error (HWMODEL_FLOOR), and ends more than a latency's slack under `ns`
+ * (its value into *last_ns): a rise that has stopped is not still on its
+ * way to the model's asymptote. */
+static int ended_below(const struct hwhier_curves *c, double ns,
+                       double *last_ns)
+{
+    double v[HWHIER_MAX_READINGS], last, before;
+    size_t r;
+    if (c->n < 2)
+        return 0;
+    for (r = 0; r < c->readings; r++)
+        v[r] = c->y[r][c->n - 1];
+    last = hwcurve_median(v, c->readings);
+    for (r = 0; r < c->readings; r++)
+        v[r] = c->y[r][c->n - 2];
+    before = hwcurve_median(v, c->readings);
+    *last_ns = last;
+    return last >= before && last < (1.0 + HWMODEL_FLOOR) * before
+           && last * HWHIER_MODEL_SLACK_NS < ns;
+}
+
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h)
 {
@@ -744,6 +773,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     struct hwmodel_fit f;
     struct hwhier_verdict count = verdict(HWHIER_WRITTEN, 0, 0, 0, 0),
                           unnumbered;
+    double end;
     size_t caches = h->levels > 0 ? h->levels - 1 : 0, i, j, k, past;
     size_t unmatched = 0;   /* the first level the model lacks, from 1 */
     if (h->levels < 2)
@@ -890,6 +920,13 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * where the count is decided, the model's levels are the stages',
      * and its interval is within a latency's tolerance and at DRAM's
      * cost: a level the sweep stopped inside reads nearer a cache's. */
+    if (h->rising && h->count.why == HWHIER_WRITTEN && h->known >= h->levels
+        && f.caches == caches && f.mem_lo >= HWHIER_DRAM_NS
+        && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo
+        && ended_below(c, f.mem_lo, &end)) {
+        h->mem = verdict(HWHIER_MODEL_ENDED, end, f.mem_lo, f.mem_hi, 0.0);
+        return;
+    }
     if (h->rising && h->count.why == HWHIER_WRITTEN && h->known >= h->levels
         && f.caches == caches && f.mem_lo >= HWHIER_DRAM_NS
         && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo) {
