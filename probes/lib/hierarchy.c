@@ -919,17 +919,16 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * every other level's: its asymptote, fitted to the rise.  Written
      * where the count is decided, the model's levels are the stages',
      * and its interval is within a latency's tolerance and at DRAM's
-     * cost: a level the sweep stopped inside reads nearer a cache's. */
-    if (h->rising && h->count.why == HWHIER_WRITTEN && h->known >= h->levels
-        && f.caches == caches && f.mem_lo >= HWHIER_DRAM_NS
-        && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo
-        && ended_below(c, f.mem_lo, &end)) {
-        h->mem = verdict(HWHIER_MODEL_ENDED, end, f.mem_lo, f.mem_hi, 0.0);
-        return;
-    }
+     * cost: a level the sweep stopped inside reads nearer a cache's.  But
+     * not past a rise that stopped short of it (ended_below). */
     if (h->rising && h->count.why == HWHIER_WRITTEN && h->known >= h->levels
         && f.caches == caches && f.mem_lo >= HWHIER_DRAM_NS
         && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo) {
+        if (ended_below(c, f.mem_lo, &end)) {
+            h->mem = verdict(HWHIER_MODEL_ENDED, end, f.mem_lo, f.mem_hi,
+                             0.0);
+            return;
+        }
         h->mem = verdict(HWHIER_ALONE_MEMORY, f.mem_lo, f.mem_hi, 0.0, 0.0);
         h->memory = 1;
         h->ns[caches] = f.mem_ns;
