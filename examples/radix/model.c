@@ -4,10 +4,9 @@
  * One rule (README.md, "The model"): a pass costs every tuple a read and
  * a write at the measured copy bandwidth, P; on top, a tuple pays a page
  * walk where its page is past the last TLB level (write-combining, once
- * a buffer), a line in and out of memory for the share of its lines or
- * buffers the LLC cannot hold, and half a P for a direct store into a
- * range that, with its source, exceeds the LLC (the line is read before
- * it is written).
+ * a buffer), a line in and out of memory where its line or buffer is
+ * past the LLC, and half a P for a direct store into a range that, with
+ * its source, exceeds the LLC (the line is read before it is written).
  * The plan is the split and scatters of least cost, so one pass rather
  * than two exactly when what it pays on top is less than another P.
  * Nothing here was fitted to a machine. */
@@ -149,7 +148,7 @@ static double pass_ns(const radix_machine *m, double n, double r, double f,
         cost += scatter == RADIX_DIRECT ? walk :
                 walk * tuple / (double)radix_buffer_bytes();
     if (state > m->llc)
-        cost += p * m->line / tuple * (1.0 - m->llc / state);
+        cost += p * m->line / tuple;
     if (scatter == RADIX_DIRECT && 2 * r * tuple > m->llc)
         cost += p / 2;
     return cost;
