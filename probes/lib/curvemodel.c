@@ -494,11 +494,11 @@ static void memory_free(const struct points *pt, const struct config *g,
 static void own_shares(const struct points *pt, const struct config *g,
                        struct hwmodel_fit *f)
 {
-    double a[LEVELS], x;
+    double a[LEVELS], x, step = pow(2.0, 1.0 / 64.0);
     size_t j;
     for (j = 0; j <= g->k; j++)
         f->own[j] = 0.0;
-    for (x = pt->x[0]; x <= pt->x[pt->n - 1]; x *= pow(2.0, 1.0 / 64.0)) {
+    for (x = pt->x[0]; x <= pt->x[pt->n - 1]; x *= step) {
         served(g, x, a);
         for (j = 0; j <= g->k; j++)
             if (a[j] > f->own[j])

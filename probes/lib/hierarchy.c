@@ -751,16 +751,14 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
 static int ended_below(const struct hwhier_curves *c, double ns,
                        double *last_ns)
 {
-    double v[HWHIER_MAX_READINGS], last, before;
-    size_t r;
-    if (c->n < 2)
+    double v[HWMODEL_MAX_READINGS], last, before;
+    size_t m;
+    if (c->n < 2 || (m = readings_of(c, c->n - 1, v)) == 0)
         return 0;
-    for (r = 0; r < c->readings; r++)
-        v[r] = c->y[r][c->n - 1];
-    last = hwcurve_median(v, c->readings);
-    for (r = 0; r < c->readings; r++)
-        v[r] = c->y[r][c->n - 2];
-    before = hwcurve_median(v, c->readings);
+    last = hwcurve_median(v, m);
+    if ((m = readings_of(c, c->n - 2, v)) == 0)
+        return 0;
+    before = hwcurve_median(v, m);
     *last_ns = last;
     return last >= before && last < (1.0 + HWMODEL_FLOOR) * before
            && last * HWHIER_MODEL_SLACK_NS < ns;
@@ -850,19 +848,18 @@ void hwhier_model_check(const struct hwhier_curves *c,
              * is the interval, its middle written where it is within
              * the tolerance. */
             double from = f.size_lo[k], to = f.size_hi[k + 1];
+            h->size_agree[j] = h->size_of[j] = 0;
             if (f.ns_lo[k + 1] < HWHIER_ALONE_STEP * f.ns_hi[k]) {
                 h->size_v[j] = verdict(
                     to <= HWHIER_MODEL_WIDE_BYTES * from ? HWHIER_SPLIT_EDGE
                                                          : HWHIER_MODEL_SPLIT,
                     from / 1024.0, to / 1024.0, f.ns[k + 1], 0.0);
-                h->size_agree[j] = h->size_of[j] = 0;
                 h->size[j] = sqrt(from * to);
             } else {
                 h->size_v[j] = verdict(
                     f.size_hi[k] <= HWHIER_MODEL_WIDE_BYTES * f.size_lo[k]
                         ? HWHIER_ALONE_EDGE : HWHIER_MODEL_MISSED,
                     f.size_lo[k] / 1024.0, f.size_hi[k] / 1024.0, 0.0, 0.0);
-                h->size_agree[j] = h->size_of[j] = 0;
                 h->size[j] = f.size[k];
             }
         }
