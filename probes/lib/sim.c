@@ -43,7 +43,8 @@ struct assoc {
     uint64_t *tag;           /* physical line (or page) */
     uint64_t *vtag;          /* virtual line, where the index needs it */
     double *ready;           /* when a prefetched line arrives, or NULL */
-    uint64_t *stamp, clock;  /* LRU: last use, when ways <= SCAN_WAYS */
+    uint32_t *stamp, clock;  /* LRU: last use, when ways <= SCAN_WAYS;
+                              * 32 bits, half the host lines of 64 */
     int32_t *prev, *next, *head, *tail;  /* else LRU order within a set */
     uint8_t *tree;           /* PLRU: a tree's nodes, tree_n a set */
     uint64_t *mru;           /* or a bit a way, a word a set */
@@ -94,6 +95,7 @@ static struct {
     double after_ns, after_mhz;            /* clock_after, until taken */
     double tenant_phase;                   /* seconds into its period */
     int plain;                             /* HWSIM_PLAIN: no shortcuts */
+    uint32_t stamp_max;                    /* HWSIM_STAMP_MAX, renumber() */
 } S;
 
 /* ---- randomness ------------------------------------------------------ */
@@ -269,12 +271,36 @@ static void push(struct assoc *a, size_t set, size_t e, int front)
         far[set] = (int32_t)e;
 }
 
+/* The stamps numbered again from 1 in each set, in the order they were,
+ * empty ways still 0: a victim is chosen by its own set's order alone. */
+static void renumber(struct assoc *a)
+{
+    size_t set, e, k, rank;
+    for (set = 0; set < a->sets; set++) {
+        uint32_t *st = a->stamp + set * a->ways, last = 0;
+        for (rank = 1;; rank++) {
+            uint32_t next = UINT32_MAX;
+            for (k = a->ways, e = 0; e < a->ways; e++)
+                if (st[e] > last && st[e] <= next) {
+                    next = st[e];
+                    k = e;
+                }
+            if (k == a->ways)
+                break;
+            st[k] = last = (uint32_t)rank;
+        }
+    }
+    a->clock = (uint32_t)a->ways;
+}
+
 /* A use of entry e: most recent under LRU; under tree PLRU, every node on
  * its path points away from it. */
 static void assoc_touch(struct assoc *a, size_t e)
 {
     size_t set, w, node = 1, lo = 0, hi = a->ways;
     if (a->policy == HWSIM_LRU && a->hash == NULL) {
+        if (a->clock >= S.stamp_max)
+            renumber(a);
         a->stamp[e] = ++a->clock;
         return;
     }
@@ -1199,9 +1225,12 @@ static void build(const struct hwsim_machine *m)
     for (j = 0; j < m->levels; j++) {
         const struct hwsim_level *l = &m->level[j];
         double cap = l->share > 0.0 && l->share < l->bytes ? l->share : l->bytes;
+        /* An exclusive level takes in victims only, never a prefetch:
+         * no line of it is on its way, and it needs no arrival times. */
         assoc_init(&S.lev[j].a, entries(cap / (l->ways * l->line)),
                    (size_t)l->ways, l->policy, vtags,
-                   m->prefetch != HWSIM_PF_NONE);
+                   m->prefetch != HWSIM_PF_NONE
+                       && l->incl != HWSIM_EXCLUSIVE);
         S.lev[j].shift = (unsigned)ilogb(l->line);
         S.lev[j].insert = l->insert > 0.0 ? l->insert : 1.0;
         S.lev[j].virt = l->virt;
@@ -1215,6 +1244,15 @@ static void build(const struct hwsim_machine *m)
     S.next_canon = (uint64_t)1 << 40;
     if (m->tenant[0] > 0.0)
         S.tenant_phase = uniform() * m->tenant[1];
+}
+
+/* The stamp at which LRU's are numbered again (renumber()): the last of
+ * 32 bits, or HWSIM_STAMP_MAX, which tests/simulated.test sets lower
+ * to run renumber() and compare. */
+static uint32_t stamp_max(const char *v)
+{
+    unsigned long n = v != NULL ? strtoul(v, NULL, 10) : 0;
+    return n >= 2 * SCAN_WAYS && n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 }
 
 const struct hwbe *hwsim_start(const char *probe)
@@ -1232,11 +1270,12 @@ const struct hwbe *hwsim_start(const char *probe)
         fprintf(stderr, "%s: HWPARAMS_SIMULATE: %s\n", probe, err);
         exit(2);
     }
-    build(&m);
     /* The simulator's shortcuts (a look-ahead, lookups not repeated) must
      * give what the plain model gives, load for load: tests/simulated.test
      * runs machines both ways and compares their dumps. */
     S.plain = getenv("HWSIM_PLAIN") != NULL;
+    S.stamp_max = stamp_max(getenv("HWSIM_STAMP_MAX"));
+    build(&m);
     fprintf(stderr, "%s: simulated: %s (%s)\n", probe, m.name, file);
     return &model;
 }
