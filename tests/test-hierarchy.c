@@ -263,6 +263,14 @@ static void far_memory(void)
     checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 97.0),
            "the farther point alone 10%% slower: the same (%.1f ns)",
            h.ns[3]);
+    far_at(&c, &h, 128.0, 120.0);
+    check(!h.memory && HWHIER_HELD(h.count) && h.mem.why == HWHIER_FAR_FALLS,
+          "far points 10% slower, the farther 6% faster still: a "
+          "neighbour slowed the nearer, memory withheld");
+    far_at(&c, &h, 124.0, 120.0);
+    checkf(h.memory && near(h.ns[3], 122.0),
+           "the farther 3%% faster, within what confirms memory: memory "
+           "is theirs (%.1f ns)", h.ns[3]);
     far_at(&c, &h, 120.0, 160.0);
     check(!h.memory && HWHIER_HELD(h.count) && HWHIER_HELD(h.mem),
           "far points that still rise withhold memory too");

@@ -114,6 +114,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "the curve settled is a level step slower: which of the "
                  "two is memory's own cost is not known", f[0], f[1]);
         break;
+    case HWHIER_FAR_FALLS:
+        snprintf(buf, len, "memory timed further on was %.0f%% faster at "
+                 "the farther footprint: memory's own cost does not fall "
+                 "as a chain grows, so the nearer point was slowed by "
+                 "something else (a neighbour), and their mean is not "
+                 "memory's", f[0]);
+        break;
     case HWHIER_FAR_LITTLE:
         snprintf(buf, len, "memory further on is %.0f-%.0f%% slower than "
                  "where the curve settled: a cache past the last level "
@@ -390,6 +397,16 @@ static void far_memory(const struct hwhier_curves *c,
         if (hi > HWLEVEL_FLAT * lo) {
             h->memory = 0;
             h->mem = verdict(HWHIER_FAR_RISES, near, far, 0.0, 0.0);
+        } else if (c->far_ns[0] > HWHIER_CONFIRMED * c->far_ns[c->nfar - 1]) {
+            /* A longer chain only loses hits and adds walks: a nearer
+             * point slower by more than memory is confirmed to was slowed
+             * by something the far points do not share, by at least the
+             * fall, which is then their noise. */
+            h->memory = 0;
+            h->mem = verdict(HWHIER_FAR_FALLS,
+                             100.0 * (1.0 - c->far_ns[c->nfar - 1]
+                                                / c->far_ns[0]),
+                             0.0, 0.0, 0.0);
         } else if (h->ns[m] >= HWLEVEL_STEP * settled) {
             /* Memory read a level step on would be a level of its own:
              * the far points may be memory behind a cache that served the
