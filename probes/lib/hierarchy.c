@@ -398,10 +398,10 @@ static void far_memory(const struct hwhier_curves *c,
             h->memory = 0;
             h->mem = verdict(HWHIER_FAR_RISES, near, far, 0.0, 0.0);
         } else if (c->far_ns[0] > HWHIER_CONFIRMED * c->far_ns[c->nfar - 1]) {
-            /* A longer chain only loses hits and adds walks: a nearer
-             * point slower by more than memory is confirmed to was slowed
-             * by something the far points do not share, by at least the
-             * fall, which is then their noise. */
+            /* A longer chain only loses hits and adds walks: where the
+             * nearer point is slower than the farther by more than what
+             * confirms memory, something the farther did not share
+             * slowed it, by at least that fall: their noise. */
             h->memory = 0;
             h->mem = verdict(HWHIER_FAR_FALLS,
                              100.0 * (1.0 - c->far_ns[c->nfar - 1]
