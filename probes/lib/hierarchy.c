@@ -680,6 +680,15 @@ static int borne_out(double v, double lo, double hi, double slack,
     return lo > 0.0 && hi <= wide * lo && v >= lo / slack && v <= hi * slack;
 }
 
+/* Why a latency the model does not bear out is withheld: its interval
+ * too wide to hold any reading to, or the reading outside it. */
+static struct hwhier_verdict not_borne_out(double v, double lo, double hi)
+{
+    if (lo <= 0.0 || hi > HWHIER_MODEL_WIDE_NS * lo)
+        return verdict(HWHIER_MODEL_NS_WIDE, lo, hi, 0.0, 0.0);
+    return verdict(HWHIER_MODEL_NS, v, lo, hi, 0.0);
+}
+
 /* Where the model's level k holds `share` of the chain, at the end of
  * its interval that gives the widest span. */
 static double losing(const struct hwmodel_fit *f, size_t k, double share)
@@ -883,8 +892,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
         if (j > 0 && h->ns[j] > 0.0
             && !borne_out(h->ns[j], f.ns_lo[k], f.ns_hi[k],
                           HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS))
-            h->lat[j] = verdict(HWHIER_MODEL_NS, h->ns[j], f.ns_lo[k],
-                                f.ns_hi[k], 0.0);
+            h->lat[j] = not_borne_out(h->ns[j], f.ns_lo[k], f.ns_hi[k]);
     }
     /* A level the model lacks leaves the number of each level past it
      * unknown: a value for "the L4" may be the L3's. */
@@ -952,8 +960,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
     if (h->memory && h->ns[caches] > 0.0
         && !borne_out(h->ns[caches], f.ns_lo[f.caches], f.ns_hi[f.caches],
                       HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {
-        h->mem = verdict(HWHIER_MODEL_NS, h->ns[caches], f.ns_lo[f.caches],
-                         f.ns_hi[f.caches], 0.0);
+        h->mem = not_borne_out(h->ns[caches], f.ns_lo[f.caches],
+                               f.ns_hi[f.caches]);
         h->memory = 0;
     }
 }
