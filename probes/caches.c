@@ -56,6 +56,7 @@ struct bench {
     double far_x[HWHIER_FAR], far_raw[HWHIER_FAR];
     double far_sparse[HWHIER_FAR], far_dense[HWHIER_FAR];
     double again;                   /* the curve's end after them, or 0 */
+    double pages;                   /* its lines on the farthest's pages */
 };
 
 /* The footprints: from a block, four an octave, whole blocks below a
@@ -109,8 +110,8 @@ static void time_tlb(struct bench *b, size_t i)
  * units the stream left cached are the last ones, which the trials (from
  * the next round) do not reach.  A whole pass is a dependent load a
  * line, most of the probe's time at these footprints. */
-static double time_round_robin(struct bench *b, double bytes, size_t at,
-                               int descending, int far)
+static double time_chain(struct bench *b, double bytes, size_t rounds,
+                         size_t at, int descending, int far)
 {
     size_t n = (size_t)(bytes / (double)b->page), unit = b->page;
     char *base = b->buf + at * b->region;
@@ -121,15 +122,23 @@ static double time_round_robin(struct bench *b, double bytes, size_t at,
         n = (size_t)(bytes / BLOCK);
     }
     order = hwtlb_order(&b->tlbs, n);
-    w.p = hwchain_round_robin(base, order, n, unit, b->line, descending,
-                              0xCAC4E + at, b->pos, b->perm);
+    if (rounds == 0 || rounds > unit / b->line)
+        rounds = unit / b->line;
+    w.p = hwchain_round_robin(base, order, n, unit, b->line, rounds,
+                              descending, 0xCAC4E + at, b->pos, b->perm);
     if (far) {
         hwp_sink += hwmem_read_pages(base, order, n, unit);
         hwchain_touch(&w, n);
     } else
-        hwchain_touch(&w, n * (unit / b->line));
+        hwchain_touch(&w, n * rounds);
     return hwp_min_time(hwchain_chase, &w, PATIENCE, MAX_TRIALS)
            / HWCHAIN_UNROLL * 1e9;
+}
+
+static double time_round_robin(struct bench *b, double bytes, size_t at,
+                               int descending, int far)
+{
+    return time_chain(b, bytes, 0, at, descending, far);
 }
 
 /* The first footprint's chain (a block, in L1) beside footprint i, its
@@ -188,6 +197,7 @@ static void corrected(struct bench *b, size_t readings, size_t n,
         }
     }
     c->again_ns = n > 0 && b->again > 0.0 ? b->again - b->tlb[n - 1] : 0.0;
+    c->pages_ns = 0.0;
     /* The far points' shares after the curve's, on which they draw. */
     c->nfar = n > 0 && n + b->nfar <= MAX_POINTS ? b->nfar : 0;
     if (c->nfar == 0)
@@ -205,6 +215,9 @@ static void corrected(struct bench *b, size_t readings, size_t n,
         c->far_x[i] = b->far_x[i];
         c->far_ns[i] = b->far_raw[i] - share[n + i];
     }
+    /* The farther point's pages, its TLB share. */
+    if (b->pages > 0.0 && c->nfar == HWHIER_FAR)
+        c->pages_ns = b->pages - share[n + HWHIER_FAR - 1];
 }
 
 /* Placement r of footprint i, in both line orders, each keeping its
@@ -277,13 +290,25 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
 
 /* ---- memory, further on ---------------------------------------------- */
 
+/* rounds lines a page over the farther far point's pages (far()), the
+ * fastest of its timings kept in b->pages. */
+static void time_far_pages(struct bench *b, size_t n, size_t rounds)
+{
+    double span = b->far_x[HWHIER_FAR - 1],
+           t = time_chain(b, span, rounds, 0, 0, 0);
+    if (b->pages == 0.0 || t < b->pages)
+        b->pages = t;
+    hwp_log("%.3f s: %.0f bytes' lines over %.0f bytes of pages",
+            hwp_elapsed(), b->x[n - 1], span);
+}
+
 /* Memory again, two and three octaves past where the curve settled (one
  * and two where the buffer or STOP_BYTES come sooner), each with its own
  * TLB share: stage 9 of docs/analysis.md.  One line order: nothing this
  * far past the curve's end stays cached for a prefetcher to hide. */
 static void far(struct bench *b, size_t n)
 {
-    size_t hi = n - 1 + 3 * HWHIER_PER_OCTAVE, k;
+    size_t hi = n - 1 + 3 * HWHIER_PER_OCTAVE, k, rounds = 0;
     double sparse, dense;
     if (hi >= b->n)
         hi = b->n - 1;
@@ -301,6 +326,24 @@ static void far(struct bench *b, size_t n)
         b->nfar = k + 1;
         hwp_log("%.3f s: %.0f bytes, memory again", hwp_elapsed(), x);
     }
+    /* As many lines as the curve's end over the farther point's pages,
+     * where that point ran HWHIER_CONFIRMED slower than the curve's end
+     * (both with their TLB shares in): stage 9 asks whether the rise came
+     * with the data (a cache served where the curve settled) or with the
+     * pages (walks past the alias chains' reach), and this chain differs
+     * from the farther point in its data alone.  Timed on either side of
+     * the curve's end again, the faster kept: a neighbour only ever slows
+     * a chase, and a slowed one would pass for the farther point. */
+    if (b->nfar == HWHIER_FAR
+        && b->far_raw[HWHIER_FAR - 1] > HWHIER_CONFIRMED * b->raw[0][n - 1]) {
+        size_t lines = b->page / b->line;
+        rounds = (size_t)((double)lines * b->x[n - 1]
+                          / b->far_x[HWHIER_FAR - 1] + 0.5);
+        if (rounds >= lines)
+            rounds = 0;
+    }
+    if (rounds > 0 && hwp_budget_left() > 0.0)
+        time_far_pages(b, n, rounds);
     /* The curve's last footprint again, as reading 0 timed it: stage 9
      * tells a cache past the levels found (the far points slower, this
      * one not) from memory that slowed while it was timed (both). */
@@ -308,6 +351,8 @@ static void far(struct bench *b, size_t n)
         b->again = time_round_robin(b, b->x[n - 1], 0, 0, 0);
         hwp_log("%.3f s: %.0f bytes again", hwp_elapsed(), b->x[n - 1]);
     }
+    if (b->pages > 0.0 && hwp_budget_left() > 0.0)
+        time_far_pages(b, n, rounds);
 }
 
 /* ---- measure, replay, emit -------------------------------------------- */
@@ -378,6 +423,10 @@ static void dump(const struct bench *b, size_t readings, size_t n)
     if (b->again > 0.0)
         dump_curve("settled again: footprint_bytes ns_per_load",
                    &b->x[n - 1], &b->again, 1);
+    /* At the farther point's footprint, whose pages it goes over. */
+    if (b->pages > 0.0)
+        dump_curve("far pages chain: footprint_bytes ns_per_load",
+                   &b->far_x[HWHIER_FAR - 1], &b->pages, 1);
 }
 
 /* A section of the dump into x[] and y[] at the footprints of b. */
@@ -424,6 +473,9 @@ static size_t replay(struct bench *b, struct hwhier_curves *c)
     if (hwp_replay("settled again:", 0, x, &one, 1) == 1 && b->n > 0
         && x[0] == b->x[b->n - 1])
         b->again = one;
+    if (hwp_replay("far pages chain:", 0, x, &one, 1) == 1
+        && b->nfar == HWHIER_FAR && x[0] == b->far_x[HWHIER_FAR - 1])
+        b->pages = one;
     corrected(b, r, b->n, c);
     return r;
 }

@@ -289,6 +289,50 @@ static void far_memory(void)
           "far points 10% slower and the curve's end again too: memory "
           "slowed while it was timed, withheld");
     c.again_ns = 0.0;
+    /* The curve's end's lines over the farther point's pages. */
+    c.pages_ns = 124.0;
+    far_at(&c, &h, 120.0, 126.0);
+    checkf(h.memory && h.far_walks && near(h.ns[3], 90.0),
+           "far points 10%% slower and as slow with the curve's end's data "
+           "on the farther point's pages: the pages' walks, memory the "
+           "settled octave's (%.1f ns)", h.ns[3]);
+    check(h.count.why == HWHIER_PAGES_UNPLACED
+              && h.size_v[2].why == HWHIER_PAGES_UNPLACED,
+          "but the L3, one placement's, is not told from a moving share");
+    c.pages_ns = 96.0;
+    far_at(&c, &h, 120.0, 126.0);
+    check(!h.far_walks && h.count.why == HWHIER_FAR_SLOWER,
+          "as fast as the curve's end on those pages: the data's rise, a "
+          "cache served, not resolved");
+    c.pages_ns = 140.0;
+    far_at(&c, &h, 120.0, 126.0);
+    check(!h.far_walks && h.count.why == HWHIER_FAR_SLOWER,
+          "11% slower than the farther point with less data: noise, not "
+          "resolved");
+    c.pages_ns = 124.0;
+    far_at(&c, &h, 126.0, 110.0);
+    check(!h.far_walks && HWHIER_HELD(h.count),
+          "the nearer point the slow one: the farther's pages do not "
+          "answer for it");
+    c.pages_ns = 0.0;
+    {
+        static const double ends[] = {32 * KIB, 1 * MIB, 4 * MIB};
+        machine(&c, ends, lat3, 3);
+        while (c.n > 0 && c.x[c.n - 1] > 32 * MIB)
+            c.n--;
+        c.nfar = 2;
+        c.far_x[0] = 128 * MIB;
+        c.far_x[1] = 256 * MIB;
+        c.pages_ns = 101.0;
+        far_at(&c, &h, 96.0, 103.0);
+        checkf(h.memory && h.far_walks && !HWHIER_HELD(h.count)
+                   && h.levels == 4 && near(h.ns[3], 90.0),
+               "an L3 of 4 MiB, far points 14%% slower for their pages: "
+               "the count stands (%zu levels, memory %d, walks %d, count "
+               "held %d, %.1f ns)", h.levels, h.memory, h.far_walks,
+               HWHIER_HELD(h.count), h.ns[3]);
+        c.pages_ns = 0.0;
+    }
 }
 
 /* Stage 9 on the curve: past four times the caches found, a point faster

@@ -145,10 +145,13 @@ static void unit_order(size_t *perm, size_t lines, size_t q, int descending,
 }
 
 void **hwchain_round_robin(char *base, const size_t *units, size_t n,
-                       size_t unit, size_t line, int descending,
-                       uint64_t seed, size_t *pos, size_t *perm)
+                       size_t unit, size_t line, size_t rounds,
+                       int descending, uint64_t seed, size_t *pos,
+                       size_t *perm)
 {
     size_t lines = unit / line, *mine = perm, *next = perm + lines, q, r, i;
+    if (rounds == 0 || rounds > lines)
+        rounds = lines;
     for (i = 0; i < n; i++)
         pos[units[i]] = i;
     /* Round r takes line mine[r] of every unit; the last unit of a round
@@ -161,8 +164,8 @@ void **hwchain_round_robin(char *base, const size_t *units, size_t n,
         to = units[i + 1 < n ? i + 1 : 0];
         unit_order(mine, lines, q, descending, seed);
         unit_order(next, lines, to, descending, seed);
-        for (r = 0; r < lines; r++) {
-            size_t r2 = i + 1 < n ? r : (r + 1) % lines;
+        for (r = 0; r < rounds; r++) {
+            size_t r2 = i + 1 < n ? r : (r + 1) % rounds;
             *(void **)(from + mine[r] * line) = base + to * unit
                                                 + next[r2] * line;
         }

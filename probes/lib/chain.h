@@ -79,12 +79,16 @@ void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
  * `descending` one line down a round from a line of the unit's own,
  * which a prefetcher that fetches the line after a miss cannot help (it
  * was loaded a round before): a prefetcher may follow one order but not
- * both, and only ever hides time.  Written in address order, so that building a string
- * larger than the caches streams.  pos is scratch for n entries, perm
- * for 2 * unit / line.  Returns the string's start. */
+ * both, and only ever hides time.  Written in address order, so that
+ * building a string larger than the caches streams.  `rounds` of each
+ * unit's lines (unit / line: all of them; fewer: the first of its own
+ * order, so that each unit's differ and every set keeps its share), the
+ * same pages with less data.  pos is scratch for n entries, perm for 2 *
+ * unit / line.  Returns the string's start. */
 void **hwchain_round_robin(char *base, const size_t *units, size_t n,
-                       size_t unit, size_t line, int descending,
-                       uint64_t seed, size_t *pos, size_t *perm);
+                       size_t unit, size_t line, size_t rounds,
+                       int descending, uint64_t seed, size_t *pos,
+                       size_t *perm);
 
 /* The alias chain (memory.h): `per` loads one after the other in each of
  * the sparse view's pages pages[0..n-1], in that order, at lines of the

@@ -98,6 +98,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "on is %.0f%% slower): seen, not resolved",
                  100.0 * (HWHIER_SETTLED - 1.0));
         break;
+    case HWHIER_PAGES_UNPLACED:
+        snprintf(buf, len, "its edge lies past %.0f MiB, where one page "
+                 "placement measured the curve, and memory further on was "
+                 "slower for its pages (stage 9): no second reading tells "
+                 "this level from a cache's share that moved while it was "
+                 "timed", f[0]);
+        break;
     case HWHIER_FAR_UNPLACED:
         snprintf(buf, len, "its edge lies past %.0f MiB, where one page "
                  "placement measured the curve, and a cache past the "
@@ -344,6 +351,41 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
                                lat, span, open);
 }
 
+/* A level whose edge one placement measured has no readings that could
+ * disagree, and a cache seen here may be the one whose share made it: a
+ * guest's L3 share, lost over octaves, shows a plateau between hits and
+ * memory that no other run repeats.  Those levels are withheld; returns
+ * how many. */
+static size_t unplaced(struct hwhier_hierarchy *h, size_t m,
+                       enum hwhier_why why)
+{
+    size_t k, n = 0;
+    for (k = 0; k < m; k++)
+        if (h->size[k] > (double)HWHIER_PLACED_BYTES) {
+            h->size_v[k] = verdict(why,
+                                   (double)(HWHIER_PLACED_BYTES >> 20),
+                                   0.0, 0.0, 0.0);
+            if (k > 0)
+                h->lat[k] = h->size_v[k];
+            n++;
+        }
+    return n;
+}
+
+/* The far points' rise came with their pages, not their data: the chain
+ * over the farther point's pages with only the curve's end's lines (as
+ * much data as where it settled) cost what that point did, within
+ * HWHIER_CONFIRMED either way, and that point was the slower.  Then no
+ * cache served where the curve settled that the far points lost: the
+ * page walks grew past the alias chains' reach (tlbcost.h). */
+static int came_with_pages(const struct hwhier_curves *c, double hi)
+{
+    double far = c->far_ns[c->nfar - 1];
+    return c->pages_ns > 0.0 && far * HWHIER_CONFIRMED >= hi
+           && far <= HWHIER_CONFIRMED * c->pages_ns
+           && c->pages_ns <= HWHIER_CONFIRMED * far;
+}
+
 /* Stage 9: memory timed again two and three octaves on.  A cache that
  * serves part of a chain only (a share of a cache other programs fill;
  * one that keeps a working set only once it has been walked several
@@ -353,7 +395,8 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
  * (levels.h: the page walks still grow) and under a level step
  * (HWLEVEL_STEP) on.  Unless the curve's end, timed again after them, is
  * 10% slower too: then memory itself slowed (a neighbour's load), and
- * neither reading is its cost. */
+ * neither reading is its cost.  Or unless the curve's end's data over
+ * the farther point's pages was as slow as that point (came_with_pages). */
 static void far_memory(const struct hwhier_curves *c,
                        struct hwhier_hierarchy *h)
 {
@@ -376,23 +419,24 @@ static void far_memory(const struct hwhier_curves *c,
         h->memory = 0;
         h->mem = verdict(HWHIER_MEM_SLOWED, 0.0, 0.0, 0.0, 0.0);
         h->count = h->mem;
+    } else if (hi > HWHIER_CONFIRMED * h->ns[m] && came_with_pages(c, hi)) {
+        /* Memory is the settled octave's, with fewer of the walks the
+         * TLB share leaves in; the far points, which hold more, leave the
+         * model, which has no term for them. */
+        hwp_log("the curve's end's lines over the farther point's pages: "
+                "%.2f ns, the farther point %.2f: the rise came with the "
+                "pages", c->pages_ns, c->far_ns[c->nfar - 1]);
+        h->far_walks = 1;
+        if (unplaced(h, m, HWHIER_PAGES_UNPLACED) > 0)
+            h->count = verdict(HWHIER_PAGES_UNPLACED,
+                               (double)(HWHIER_PLACED_BYTES >> 20), 0.0,
+                               0.0, 0.0);
     } else if (hi > HWHIER_SETTLED * h->ns[m]) {
         double settled = h->ns[m],
                near = log2(c->far_x[0] / c->x[c->n - 1]),
                far = log2(c->far_x[c->nfar - 1] / c->x[c->n - 1]);
         h->count = verdict(HWHIER_FAR_SLOWER, 0.0, 0.0, 0.0, 0.0);
-        /* A level whose edge one placement measured has no readings that
-         * could disagree, and the cache seen here may be the one whose
-         * share made it: a guest's L3 share, lost over octaves, shows a
-         * plateau between hits and memory that no other run repeats. */
-        for (k = 0; k < m; k++)
-            if (h->size[k] > (double)HWHIER_PLACED_BYTES) {
-                h->size_v[k] = verdict(HWHIER_FAR_UNPLACED,
-                                       (double)(HWHIER_PLACED_BYTES >> 20),
-                                       0.0, 0.0, 0.0);
-                if (k > 0)
-                    h->lat[k] = h->size_v[k];
-            }
+        (void)unplaced(h, m, HWHIER_FAR_UNPLACED);
         h->ns[m] = (lo + hi) / 2.0;
         if (hi > HWLEVEL_FLAT * lo) {
             h->memory = 0;
@@ -651,7 +695,9 @@ static size_t readings_of(const struct hwhier_curves *c, size_t i, double *v)
 
 /* The curves as the model reads them: the far points and the curve's
  * end timed again are readings of their own. */
-static void model_curve(const struct hwhier_curves *c, struct hwmodel_curve *m)
+static void model_curve(const struct hwhier_curves *c,
+                        const struct hwhier_hierarchy *h,
+                        struct hwmodel_curve *m)
 {
     size_t i, k;
     m->n = 0;
@@ -664,7 +710,8 @@ static void model_curve(const struct hwhier_curves *c, struct hwmodel_curve *m)
         if (m->m[m->n] > 0)
             m->n++;
     }
-    for (k = 0; k < c->nfar && m->n < HWMODEL_MAX_POINTS; k++)
+    for (k = 0; !h->far_walks && k < c->nfar && m->n < HWMODEL_MAX_POINTS;
+         k++)
         if (c->far_ns[k] > 0.0 && m->n > 0 && c->far_x[k] > m->x[m->n - 1]) {
             m->x[m->n] = c->far_x[k];
             m->y[m->n][0] = c->far_ns[k];
@@ -802,7 +849,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     size_t unmatched = 0;   /* the first level the model lacks, from 1 */
     if (h->levels < 2)
         return;
-    model_curve(c, &m);
+    model_curve(c, h, &m);
     if (hwmodel_fit(&m, HWMODEL_MAX_CACHES, &f) != 0) {
         count_not_known(h, HWHIER_MODEL_NO_FIT, 0.0, 0.0);
         for (j = 0; j < h->levels; j++)
@@ -860,6 +907,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
                 losing(&f, k, 0.5) / 1024.0, 0.0);
         } else if (k + 1 < f.caches && j + 1 < h->levels
                    && h->size_v[j].why != HWHIER_FAR_UNPLACED
+                   && h->size_v[j].why != HWHIER_PAGES_UNPLACED
                    && h->ns[j + 1] > 0.0
                    && f.ns_lo[k + 1] >= HWMODEL_STEP * f.ns_hi[k]
                    && f.ns_hi[k + 1] * HWMODEL_STEP <= h->ns[j + 1]) {

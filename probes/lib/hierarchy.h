@@ -66,6 +66,9 @@ struct hwhier_curves {
     /* The last footprint timed again after them, as reading 0 was; 0 when
      * it was not. */
     double again_ns;
+    /* As many lines as the last footprint over the farther far point's
+     * pages (its TLB share out); 0 when not timed. */
+    double pages_ns;
 };
 
 /* A value's verdict: written, or withheld for a reason, with the figures
@@ -89,6 +92,8 @@ enum hwhier_why {
     HWHIER_MEM_SLOWED,      /* memory slowed while timed (count too) */
     HWHIER_FAR_SLOWER,      /* a cache served where it settled */
     HWHIER_FAR_UNPLACED,    /* and this level one placement's: MiB v0 */
+    HWHIER_PAGES_UNPLACED,  /* the far rise the pages', this level one
+                               placement's: MiB v0 */
     HWHIER_FAR_RISES,       /* the far points rise: octaves v0, v1 */
     HWHIER_FAR_STEP,        /* the far points a level step on: v0, v1 */
     HWHIER_FAR_FALLS,       /* the farther point v0 % faster: noise */
@@ -174,6 +179,9 @@ struct hwhier_hierarchy {
      * alone (HWHIER_ALONE), or does not (a reason). */
     struct hwhier_verdict size_v[HWHIER_MAX_LEVELS], lat[HWHIER_MAX_LEVELS];
     int alone[HWHIER_MAX_LEVELS];  /* level j is the model's alone */
+    int far_walks;                 /* the far points' rise came with their
+                                      pages (stage 9): the model leaves
+                                      them out */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
