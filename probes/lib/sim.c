@@ -721,6 +721,45 @@ static void prefetchers(uint64_t va, uint64_t pa)
     }
 }
 
+/* One line at va (physical pa) through the levels, as a demand load
+ * finds and fills it: its cost in ns; *hit the level that held it. */
+static double access_line(uint64_t va, uint64_t pa, int *hit)
+{
+    long e = -1;
+    int h = lookup(va, pa, &e);
+    double c = level_ns(h);
+    if (h < S.nlev) {
+        struct level *l = &S.lev[h];
+        if (l->a.ready != NULL && l->a.ready[e] > S.now + c) {
+            c = l->a.ready[e] - S.now;
+            l->a.ready[e] = 0.0;
+        }
+        if (l->incl == HWSIM_EXCLUSIVE && h > 0)
+            assoc_remove(&l->a, (size_t)e);
+        else
+            assoc_touch(&l->a, (size_t)e);
+    }
+    fill(h, 0, va, pa, 0.0, 1);
+    *hit = h;
+    return c;
+}
+
+/* A walk's page-table lines (walk_lines): the entry of page vpn, 8 bytes,
+ * in each of that many tables (a guest's nested walk reads its own and
+ * the host's), at addresses no data frame has.  Through the caches like
+ * data, so that walks grow dearer as the tables' lines leave them. */
+#define PTE_BASE ((uint64_t)1 << 44)
+static double table_lines(uint64_t vpn)
+{
+    double cost = 0.0;
+    int j, h;
+    for (j = 0; j < (int)S.m->walk_lines; j++) {
+        uint64_t pa = PTE_BASE + ((uint64_t)j << 40) + vpn * 8;
+        cost += access_line(pa, pa, &h);
+    }
+    return cost;
+}
+
 static double tlb_cost(uint64_t va)
 {
     uint64_t vpn = va >> S.page_shift, old, vold;
@@ -740,7 +779,7 @@ static double tlb_cost(uint64_t va)
         cost = S.tlb2_ns;
     } else {
         (void)assoc_insert(t2, s2, vpn, vpn, 0.0, &old, &vold);
-        cost = S.walk_ns;
+        cost = S.walk_ns + table_lines(vpn);
     }
     (void)assoc_insert(t1, s1, vpn, vpn, 0.0, &old, &vold);
     return cost;
@@ -751,21 +790,8 @@ static double load(uint64_t va)
 {
     double cost = tlb_cost(va), c;
     uint64_t pa = translate(va);
-    long e = -1;
-    int h = lookup(va, pa, &e);
-    c = level_ns(h);
-    if (h < S.nlev) {
-        struct level *l = &S.lev[h];
-        if (l->a.ready != NULL && l->a.ready[e] > S.now + c) {
-            c = l->a.ready[e] - S.now;
-            l->a.ready[e] = 0.0;
-        }
-        if (l->incl == HWSIM_EXCLUSIVE && h > 0)
-            assoc_remove(&l->a, (size_t)e);
-        else
-            assoc_touch(&l->a, (size_t)e);
-    }
-    fill(h, 0, va, pa, 0.0, 1);
+    int h;
+    c = access_line(va, pa, &h);
     if (h > 0)
         prefetchers(va, pa);
     return cost + c;
@@ -1037,6 +1063,7 @@ static const struct {
     { "tlb1", offsetof(struct hwsim_machine, tlb), 2 },
     { "tlb2", offsetof(struct hwsim_machine, tlb) + 3 * sizeof(double), 3 },
     { "walk_cycles", offsetof(struct hwsim_machine, walk_cycles), 1 },
+    { "walk_lines", offsetof(struct hwsim_machine, walk_lines), 1 },
     { "noise", offsetof(struct hwsim_machine, noise), 1 },
     { "seed", offsetof(struct hwsim_machine, seed), 1 },
     { "timer_ns", offsetof(struct hwsim_machine, timer_ns), 1 },
@@ -1132,6 +1159,10 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
         return invalid(ps, "clock_after is SECONDS MHZ, neither below 0");
     if (m->noise >= 1.0)
         return invalid(ps, "noise is a fraction, under 1");
+    /* Four levels of tables, a host's under a guest's: eight at most. */
+    if (m->walk_lines < 0.0 || m->walk_lines > 8.0
+        || m->walk_lines != floor(m->walk_lines))
+        return invalid(ps, "walk_lines is a whole number of tables, 0 to 8");
     if (m->tenant[0] > 1.0 || (m->tenant[0] > 0.0 && m->tenant[1] <= 0.0)
         || m->tenant[2] != floor(m->tenant[2])
         || m->tenant[2] >= m->level[0].ways || m->tenant[3] >= m->tlb[0][0])

@@ -31,6 +31,7 @@ struct hwsim_level {
 struct hwsim_machine {
     char name[256];
     double mhz, page, memory_ns, walk_cycles, noise, seed;
+    double walk_lines;         /* page-table lines a walk loads */
     double tlb[2][3];          /* entries, ways (0: fully), cycles */
     struct hwsim_level level[HWSIM_MAX_LEVELS];
     int levels;
