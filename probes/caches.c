@@ -601,7 +601,8 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
                      struct answer *out)
 {
     struct hwhier_verdict written = because(HWHIER_WRITTEN, 0, 0),
-                          clock[HWHIER_MAX_LEVELS], v[5];
+                          clock[HWHIER_MAX_LEVELS],
+                          slow[HWHIER_MAX_LEVELS], v[5];
     struct hwhier_verdict open = because(HWHIER_OPEN, 0, 0),
                           short_level = because(HWHIER_ONE_POINT,
                                                 (double)h->known, 0),
@@ -621,6 +622,17 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
          * chain's, or the host's clock moved). */
         if (mhz > 0.0 && fabs(rate[j] - mhz) > HWHIER_CLOCKS_AGREE * mhz)
             clock[j] = because(HWHIER_CLOCKS, rate[j], mhz);
+        /* A core that slowed by as much since the L1 was read takes the
+         * L2's size too: a program on its other hardware thread takes a
+         * share of the caches the two threads alone share (the L1 and
+         * the L2 of every SMT core we know) as it slows the chain beside,
+         * and placements timed one after another all share its stay.  A
+         * level past them any other core's program shares as well: its
+         * share is the value. */
+        slow[j] = j == 1 && j + 1 < h->levels
+                          && rate[j] < (1.0 - HWHIER_CLOCKS_AGREE) * rate[0]
+                      ? because(HWHIER_SLOW_CORE, rate[j], rate[0])
+                      : written;
     }
     /* Levels past the first not known: their own reason, else stage 5's
      * level of one footprint. */
@@ -651,7 +663,7 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
                                                                : fewer;
         } else {
             v[0] = whole;
-            v[1] = j == 0 ? h->l1 : written;
+            v[1] = j == 0 ? h->l1 : slow[j];
             v[2] = h->size_v[j];
             size = first(h->size_v[j], 3, v);
             v[1] = h->lat[j];
@@ -673,7 +685,7 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
     }
     /* A single cache is the LLC too. */
     v[0] = whole;
-    v[1] = caches == 1 ? h->l1 : written;
+    v[1] = caches == 1 ? h->l1 : slow[caches - 1];
     v[2] = h->size_v[caches - 1];
     v[3] = h->open ? open : written;
     v[4] = count;

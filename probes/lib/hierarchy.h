@@ -108,6 +108,8 @@ enum hwhier_why {
     HWHIER_L1_UNDER,        /* the L1 under its share of it */
     HWHIER_L1_MORE,         /* the L1 held more than the capacity */
     HWHIER_CLOCKS,          /* two clocks differ: MHz v0, v1 */
+    HWHIER_SLOW_CORE,       /* a size read on a slowed core: MHz v0,
+                               the L1's v1 */
     HWHIER_NO_MHZ,          /* no clock given */
     /* Withheld by the model of the curve. */
     HWHIER_MODEL_NO_FIT,    /* no fit rises level by level */
