@@ -56,7 +56,7 @@ struct bench {
     double far_x[HWHIER_FAR], far_raw[HWHIER_FAR];
     double far_sparse[HWHIER_FAR], far_dense[HWHIER_FAR];
     double again;                   /* the curve's end after them, or 0 */
-    double pages;                   /* its lines on the farthest's pages */
+    double pages;                   /* its lines on the farther's pages */
 };
 
 /* The footprints: from a block, four an octave, whole blocks below a
