@@ -121,6 +121,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "the curve settled is a level step slower: which of the "
                  "two is memory's own cost is not known", f[0], f[1]);
         break;
+    case HWHIER_FAR_WIDE:
+        snprintf(buf, len, "memory lies between %.1f ns, where the curve "
+                 "settled (a cache may have served there), and %.1f ns "
+                 "further on (page walks may have grown there): wider than "
+                 "%.2f times, too wide to write", f[0], f[1],
+                 HWHIER_MODEL_WIDE_NS);
+        break;
     case HWHIER_FAR_FALLS:
         snprintf(buf, len, "memory timed further on was %.0f%% faster at "
                  "the farther footprint: memory's own cost does not fall "
@@ -466,6 +473,17 @@ static void far_memory(const struct hwhier_curves *c,
              * load added. */
             h->memory = 0;
             h->mem = verdict(HWHIER_FAR_STEP, near, far, 0.0, 0.0);
+        } else if (h->ns[m] > HWHIER_MODEL_WIDE_NS * settled
+                   && !(c->pages_ns > 0.0
+                        && c->pages_ns <= HWHIER_CONFIRMED * settled)) {
+            /* Memory's cost is the far points' if a cache served where
+             * the curve settled, nearer the settled octave's if the walks
+             * grew past it: that interval, no wider than a latency's.
+             * Unless the far points' pages with the settled octave's data
+             * cost what it did: then the walks did not grow, and the far
+             * points are memory. */
+            h->memory = 0;
+            h->mem = verdict(HWHIER_FAR_WIDE, settled, h->ns[m], 0.0, 0.0);
         }
     } else if (hi > HWHIER_CONFIRMED * h->ns[m]) {
         h->count = verdict(HWHIER_FAR_LITTLE, 0.0, 0.0, 0.0, 0.0);

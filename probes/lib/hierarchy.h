@@ -96,6 +96,7 @@ enum hwhier_why {
                                placement's: MiB v0 */
     HWHIER_FAR_RISES,       /* the far points rise: octaves v0, v1 */
     HWHIER_FAR_STEP,        /* the far points a level step on: v0, v1 */
+    HWHIER_FAR_WIDE,        /* memory between v0 and v1 ns: too wide */
     HWHIER_FAR_FALLS,       /* the farther point v0 % faster: noise */
     HWHIER_FAR_LITTLE,      /* memory further on a little slower */
     HWHIER_FAR_FASTER,      /* memory further on faster */
