@@ -407,11 +407,13 @@ static int came_with_pages(const struct hwhier_curves *c, double hi)
  * times) settles the curve early and fast: when a far point is 10%
  * slower, the curve did not settle on memory's own cost, a level was seen
  * but not resolved, and the far points are memory if they are flat
- * (levels.h: the page walks still grow) and under a level step
- * (HWLEVEL_STEP) on.  Unless the curve's end, timed again after them, is
- * 10% slower too: then memory itself slowed (a neighbour's load), and
- * neither reading is its cost.  Or unless the curve's end's data over
- * the farther point's pages was as slow as that point (came_with_pages). */
+ * (levels.h: the page walks still grow) and within a latency's
+ * tolerance (HWHIER_MODEL_WIDE_NS) of the settled octave: walks grown
+ * past it could make them slower too.  Unless the curve's end, timed
+ * again after them, is 10% slower too: then memory itself slowed (a
+ * neighbour's load), and neither reading is its cost.  Or unless the
+ * curve's end's data over the farther point's pages was as slow as that
+ * point (came_with_pages). */
 static void far_memory(const struct hwhier_curves *c,
                        struct hwhier_hierarchy *h)
 {
