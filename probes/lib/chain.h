@@ -69,22 +69,16 @@ double hwchain_time_pass(struct hwchain_walk *w, size_t n);
 void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
                         uint64_t *seed);
 
-/* The round-robin string of the caches probe: n units (pages, or blocks
- * of a page) from base, visited in the order units[0..n-1] again and
- * again, one line of each a round.  Every line comes round once a pass,
- * as in a random chain, and the pages go round in a fixed order, as the
- * alias chain over the same order goes, so that their TLB misses are the
- * same.  Each unit's lines come in a random order of its own (seeded by
- * seed and the unit), which no stride prefetcher learns, or with
- * `descending` one line down a round from a line of the unit's own,
- * which a prefetcher that fetches the line after a miss cannot help (it
- * was loaded a round before): a prefetcher may follow one order but not
- * both, and only ever hides time.  Written in address order, so that
- * building a string larger than the caches streams.  `rounds` of each
- * unit's lines (unit / line: all of them; fewer: the first of its own
- * order, so that each unit's differ and every set keeps its share), the
- * same pages with less data.  pos is scratch for n entries, perm for 2 *
- * unit / line.  Returns the string's start. */
+/* The caches probe's round-robin string: n units (pages, or blocks of a
+ * page) from base, visited in the order units[0..n-1], one line of each
+ * a round, so that the pages go round as the alias chain over that order
+ * does and their TLB misses are the same.  A unit's lines come in a
+ * random order of its own, or with `descending` one line down a round: a
+ * prefetcher may follow one order but not both.  `rounds` of each unit's
+ * lines (unit / line: all): fewer keeps the pages with less data, each
+ * unit its own lines so every set keeps its share.  Written in address
+ * order, so that building one larger than the caches streams.  pos is
+ * scratch for n entries, perm for 2 * unit / line.  Returns its start. */
 void **hwchain_round_robin(char *base, const size_t *units, size_t n,
                        size_t unit, size_t line, size_t rounds,
                        int descending, uint64_t seed, size_t *pos,
