@@ -4,16 +4,20 @@
  * One rule (README.md, "The model"): a pass costs every tuple a read and
  * a write at the measured copy bandwidth, P; on top, a tuple pays a page
  * walk where its page is past the last TLB level (write-combining, once
- * a buffer), a line in and out of memory where its line or buffer is
- * past the LLC, and half a P for a direct store into a range that, with
- * its source, exceeds the LLC (the line is read before it is written).
- * The plan is the split and scatters of least cost, so one pass rather
- * than two exactly when what it pays on top is less than another P.
- * Nothing here was fitted to a machine. */
+ * a buffer), at the latency of the level that holds the walked entries
+ * beside the pass's state; a line in and out of memory where its line or
+ * buffer is past the LLC; and half a P for a direct store into a range
+ * that, with its source, exceeds the LLC (the line is read before it is
+ * written).  The plan is the split and scatters of least cost, so one
+ * pass rather than two exactly when what it pays on top is less than
+ * another P.  Nothing here was fitted to a machine.  A header withholds
+ * the LLC when it found a cache past the levels it sized: the LLC is
+ * then unsized, nothing is charged past it and nothing streams. */
 #include "radix.h"
 
 #include <hwparams.h>
 #include "hw-llc.h"
+#include <math.h>
 #include <stdio.h>
 
 static const radix_machine fallbacks = {
@@ -21,7 +25,10 @@ static const radix_machine fallbacks = {
     512.0,     /* last TLB level: the smallest second level in use; too
                   small errs toward another pass, which costs at most P */
     262144.0,  /* L2 */
-    262144.0,  /* LLC: the L2 again; nothing past it is assumed */
+    INFINITY,  /* LLC: unsized.  A streamed store into data an unsized
+                  cache would hold sends it to memory, a whole P; a direct
+                  store into data none holds reads its line first, half a
+                  P: the smaller loss is to stream nothing */
     64.0,      /* line */
     10000.0,   /* copy MB/s: one DDR4 channel's worth */
     5.0, 15.0, 100.0,   /* L2, LLC and memory latencies, ns */
@@ -65,7 +72,6 @@ radix_machine radix_machine_header(void)
 #ifdef HW_EX_LLC_BYTES
     m.llc = HW_EX_LLC_BYTES;
 #else
-    m.llc = m.l2;
     LEAVE_(RADIX_M_LLC);
 #endif
 #ifdef HW_L1D_LINE_BYTES
@@ -105,16 +111,21 @@ radix_machine radix_machine_header(void)
 void radix_machine_str(const radix_machine *m, char *out, size_t size)
 {
     const char *f[RADIX_M_FIELDS];
+    char llc[32];
     int i;
 
     for (i = 0; i < RADIX_M_FIELDS; i++)
         f[i] = m->fallback >> i & 1 ? " (fallback)" : "";
+    if (isinf(m->llc))
+        snprintf(llc, sizeof llc, "unsized");
+    else
+        snprintf(llc, sizeof llc, "%.0f", m->llc);
     snprintf(out, size,
-             "page %.0f%s, last TLB %.0f%s entries, L2 %.0f%s, LLC %.0f%s, "
+             "page %.0f%s, last TLB %.0f%s entries, L2 %.0f%s, LLC %s%s, "
              "line %.0f%s, copy %.0f%s MB/s, latency L2 %.1f%s, LLC %.1f%s, "
              "memory %.1f%s ns",
              m->page, f[RADIX_M_PAGE], m->tlb, f[RADIX_M_TLB], m->l2,
-             f[RADIX_M_L2], m->llc, f[RADIX_M_LLC], m->line, f[RADIX_M_LINE],
+             f[RADIX_M_L2], llc, f[RADIX_M_LLC], m->line, f[RADIX_M_LINE],
              m->copy_mbps, f[RADIX_M_COPY], m->l2_ns, f[RADIX_M_L2_NS],
              m->llc_ns, f[RADIX_M_LLC_NS], m->mem_ns, f[RADIX_M_MEM_NS]);
 }
@@ -134,15 +145,17 @@ static double pass_ns(const radix_machine *m, double n, double r, double f,
     double p = 2 * tuple / (m->copy_mbps * 1e-3), cost = p;
     /* Live pages: one a partition, no more than the range spans, and the
      * input's.  The walked entries: a line a live page, no more than the
-     * output's whole table of 8-byte entries. */
+     * output's whole table of 8-byte entries.  They share the caches with
+     * the pass's state, so a walk pays the latency of the level that
+     * holds both. */
     double span = r * tuple / m->page + 1;
     double pages = (f < span ? f : span) + 1;
     double table = n * tuple / m->page * 8, entries = pages * m->line;
-    double walk = level_ns(m, entries < table ? entries : table);
     double lines = r * tuple / m->line + 1;
     double state = scatter == RADIX_DIRECT ?
                    (f < lines ? f : lines) * m->line + f * cursor :
                    f * ((double)radix_buffer_bytes() + cursor);
+    double walk = level_ns(m, (entries < table ? entries : table) + state);
 
     if (pages > m->tlb)
         cost += scatter == RADIX_DIRECT ? walk :
