@@ -14,6 +14,7 @@
 #include "radix.h"
 
 #include <hwparams.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,10 @@
 /* A sample runs at least this many tuples through, repeating a small case,
  * so that it is milliseconds long, far above the clock's resolution. */
 #define SAMPLE_TUPLES (1L << 21)
+/* The largest input the bench takes unasked, so that make bench stays
+ * within minutes: the search times each pass alone, a hundred passes or
+ * so a fan-out.  --size asks for more. */
+#define MAX_BYTES ((size_t)1 << 28)
 
 static int samples = 3;   /* per plan in each repeat */
 static int screen = 3;    /* per pass in the search */
@@ -164,7 +169,6 @@ static radix_machine os_machine(const char **from)
     }
     if (l2 > 0)
         m.l2 = l2, m.fallback &= ~(1u << RADIX_M_L2);
-    m.llc = m.l2;   /* the model's fallback: nothing past the L2 */
     if (llc > 0 && llc >= m.l2)
         m.llc = llc, m.fallback &= ~(1u << RADIX_M_LLC);
     if (line >= 16)
@@ -651,18 +655,24 @@ int main(int argc, char **argv)
     header_m = radix_machine_header();
     os_m = os_machine(&from);
     /* In cache: no larger than either L2.  Out of cache: 8 times the LLC
-     * the OS reports (the model's where it reports none), so that no
-     * cache a host keeps past ours serves it.  Between: 8 times the
-     * model's LLC, when that falls between. */
+     * the OS reports (the model's where it reports none; no row is out
+     * where neither sizes one), so that no cache a host keeps past ours
+     * serves it.  Between: 8 times the least the model's LLC can be (its
+     * L2 where it is unsized), when that falls between.  The largest size
+     * is at most MAX_BYTES; below 8 times that LLC, its rows are between. */
     in_l2 = header_m.l2 < os_m.l2 ? header_m.l2 : os_m.l2;
-    out_llc = os_m.fallback >> RADIX_M_LLC & 1 ? header_m.llc : os_m.llc;
+    out_llc = !(os_m.fallback >> RADIX_M_LLC & 1) ? os_m.llc :
+              !(header_m.fallback >> RADIX_M_LLC & 1) ? header_m.llc : INFINITY;
     if (one_size)
         sizes[nsizes++] = one_size;
     else {
+        double least = isinf(header_m.llc) ? header_m.l2 : header_m.llc;
+        double big = 8 * out_llc < (double)MAX_BYTES ? 8 * out_llc : (double)MAX_BYTES;
+
         sizes[nsizes++] = (size_t)in_l2;
-        if (8 * header_m.llc > in_l2 && 8 * header_m.llc < 8 * out_llc)
-            sizes[nsizes++] = (size_t)(8 * header_m.llc);
-        sizes[nsizes++] = (size_t)(8 * out_llc);
+        if (8 * least > in_l2 && 8 * least < big)
+            sizes[nsizes++] = (size_t)(8 * least);
+        sizes[nsizes++] = (size_t)big;
     }
     for (i = 0; i < nsizes; i++) {
         if (cap > 0 && sizes[i] > cap)
@@ -701,7 +711,12 @@ int main(int argc, char **argv)
            "the LLC %s (%.0f); between, not judged; >tlb: 2^bits above the "
            "model's last TLB level\n", in_l2,
            os_m.fallback >> RADIX_M_LLC & 1 ? "the model reads" : "the OS reports",
-           out_llc);
+           isinf(out_llc) ? 0.0 : out_llc);
+    if (isinf(out_llc))
+        printf("# no row is out: neither the OS nor the header sizes an LLC\n");
+    else if (!one_size && sizes[nsizes - 1] < 8 * out_llc)
+        printf("# no row is out: 8 times that LLC is past the %zu bytes the "
+               "bench takes unasked; --size asks for it\n", sizes[nsizes - 1]);
     printf("# search: every split of 1-3 passes, every pass direct (d), "
            "write-combining (w) or streamed (s), each timed alone (%d "
            "samples); middle passes whose plans provably lose are not timed; "
