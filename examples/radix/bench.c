@@ -34,8 +34,12 @@
  * so a fan-out.  --size asks for more. */
 #define MAX_BYTES ((size_t)1 << 28)
 
-static int samples = 3;   /* per plan in each repeat */
-static int screen = 3;    /* per pass in the search */
+/* Samples per plan in each repeat and per pass in the search: 3, or 1
+ * from LONG_TUPLES on, where one sample runs tens of milliseconds and the
+ * search times some thousand passes; the options fix them.  The repeats
+ * stay REPEATS. */
+#define LONG_TUPLES (1L << 23)
+static int samples, screen, samples_opt, screen_opt;
 static int verbose = 0;
 
 static double now(void) { return bench_clock_now(); }
@@ -478,6 +482,8 @@ static void row(size_t n, int bits)
     char why[96], ps[MAX_FINAL][40];
     double mb, mn, ms, mo;
 
+    samples = samples_opt ? samples_opt : n >= (size_t)LONG_TUPLES ? 1 : 3;
+    screen = screen_opt ? screen_opt : n >= (size_t)LONG_TUPLES ? 1 : 3;
     nf = search(n, bits, found, SEARCH_FINALISTS, &pruned, &middles);
     {
         radix_plan p = radix_model_on(&header_m, n, bits, why, sizeof why);
@@ -629,7 +635,7 @@ int main(int argc, char **argv)
 {
     int bitss[5] = {8, 10, 12, 16, 18}, nbits = 5, nsizes = 0, i, j, maxb = 0;
     size_t sizes[3], maxn = 0, cap = memory_cap(), one_size = 0;
-    char values[400];
+    char values[400], search_samples[64];
     const char *from;
     long v;
     void *p;
@@ -645,10 +651,10 @@ int main(int argc, char **argv)
             one_size = (size_t)v, i++;
         else if (i + 1 < argc && !strcmp(argv[i], "--samples") &&
                  number(argv[i + 1], 1, MAX_SAMPLES, &v))
-            samples = (int)v, i++;
+            samples_opt = (int)v, i++;
         else if (i + 1 < argc && !strcmp(argv[i], "--screen") &&
                  number(argv[i + 1], 1, MAX_SAMPLES, &v))
-            screen = (int)v, i++;
+            screen_opt = (int)v, i++;
         else
             return usage();
     }
@@ -699,10 +705,23 @@ int main(int argc, char **argv)
     memset(tmp, 0, maxn * sizeof *tmp);
     memset(aux, 0, maxn * sizeof *aux);
 
-    printf("# radix partitioning of 16-byte tuples into 2^bits partitions, "
-           "one thread; %s; ratios are medians of %d interleaved repeats, "
-           "each the median of %d samples\n", BENCH_CLOCK_NAME, REPEATS,
-           samples);
+    {
+        char each[64];
+
+        if (samples_opt)
+            snprintf(each, sizeof each, "%d", samples_opt);
+        else
+            snprintf(each, sizeof each, "3 (1 from %ld tuples)", LONG_TUPLES);
+        printf("# radix partitioning of 16-byte tuples into 2^bits partitions, "
+               "one thread; %s; ratios are medians of %d interleaved repeats, "
+               "each the median of %s samples\n", BENCH_CLOCK_NAME, REPEATS,
+               each);
+        if (screen_opt)
+            snprintf(each, sizeof each, "%d", screen_opt);
+        else
+            snprintf(each, sizeof each, "3 (1 from %ld tuples)", LONG_TUPLES);
+        snprintf(search_samples, sizeof search_samples, "%s", each);
+    }
     radix_machine_str(&header_m, values, sizeof values);
     printf("# model: %s\n", values);
     radix_machine_str(&os_m, values, sizeof values);
@@ -718,10 +737,10 @@ int main(int argc, char **argv)
         printf("# no row is out: 8 times that LLC is past the %zu bytes the "
                "bench takes unasked; --size asks for it\n", sizes[nsizes - 1]);
     printf("# search: every split of 1-3 passes, every pass direct (d), "
-           "write-combining (w) or streamed (s), each timed alone (%d "
+           "write-combining (w) or streamed (s), each timed alone (%s "
            "samples); middle passes whose plans provably lose are not timed; "
            "the best %d by summed medians are timed whole with the others\n",
-           screen, SEARCH_FINALISTS);
+           search_samples, SEARCH_FINALISTS);
     printf("# bits tuples MiB class >tlb model Mt/s os Mt/s best Mt/s naive "
            "wc1 model/best model/naive model/slow1 measured/os\n");
     for (i = 0; i < nsizes; i++)
