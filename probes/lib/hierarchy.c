@@ -125,8 +125,8 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "memory lies between %.1f ns, where the curve "
                  "settled (a cache may have served there), and %.1f ns "
                  "further on (page walks may have grown there): wider than "
-                 "%.2f times, too wide to write", f[0], f[1],
-                 HWHIER_MODEL_WIDE_NS);
+                 "%.2f times, where no value is within 10%% of both ends",
+                 f[0], f[1], HWHIER_MODEL_SLACK_NS * HWHIER_MODEL_SLACK_NS);
         break;
     case HWHIER_FAR_FALLS:
         snprintf(buf, len, "memory timed further on was %.0f%% faster at "
@@ -475,17 +475,25 @@ static void far_memory(const struct hwhier_curves *c,
              * load added. */
             h->memory = 0;
             h->mem = verdict(HWHIER_FAR_STEP, near, far, 0.0, 0.0);
-        } else if (h->ns[m] > HWHIER_MODEL_WIDE_NS * settled
-                   && !(c->pages_ns > 0.0
-                        && c->pages_ns <= HWHIER_CONFIRMED * settled)) {
+        } else if (!(c->pages_ns > 0.0
+                     && c->pages_ns <= HWHIER_CONFIRMED * settled)) {
             /* Memory's cost is the far points' if a cache served where
              * the curve settled, nearer the settled octave's if the walks
-             * grew past it: that interval, no wider than a latency's.
+             * grew past it.  The interval's geometric middle is written
+             * where it lies within a latency's tolerance of both ends.
              * Unless the far points' pages with the settled octave's data
              * cost what it did: then the walks did not grow, and the far
              * points are memory. */
-            h->memory = 0;
-            h->mem = verdict(HWHIER_FAR_WIDE, settled, h->ns[m], 0.0, 0.0);
+            if (h->ns[m] > HWHIER_MODEL_SLACK_NS * HWHIER_MODEL_SLACK_NS
+                               * settled) {
+                h->memory = 0;
+                h->mem = verdict(HWHIER_FAR_WIDE, settled, h->ns[m], 0.0,
+                                 0.0);
+            } else {
+                hwp_log("memory %.2f-%.2f ns: its middle", settled,
+                        h->ns[m]);
+                h->ns[m] = sqrt(settled * h->ns[m]);
+            }
         }
     } else if (hi > HWHIER_CONFIRMED * h->ns[m]) {
         h->count = verdict(HWHIER_FAR_LITTLE, 0.0, 0.0, 0.0, 0.0);
