@@ -35,9 +35,10 @@
  * smallest 80% of a chi-square of one degree average. */
 #define HWMODEL_TRIM 0.8
 #define HWMODEL_TRIM_MEAN 0.4377
-/* Under this, a level more is ruled out; between the two the count is
- * not known. */
-#define HWMODEL_UNSURE 9.0
+/* Under this, a level more is ruled out: chance alone gives its three
+ * parameters this much one curve in ten (a chi-square of three degrees'
+ * 90th percentile).  Between the two the count is not known. */
+#define HWMODEL_UNSURE 6.25
 /* An edge's interval: the sizes whose best fit is no worse than the best
  * by this many noise variances (about two standard errors). */
 #define HWMODEL_INTERVAL 4.0
