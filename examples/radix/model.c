@@ -3,9 +3,10 @@
  *
  * One rule (README.md, "The model"): a pass costs every tuple a read and
  * a write at the measured copy bandwidth, P; on top, a tuple pays a page
- * walk where its page is past the last TLB level (write-combining, once
- * a buffer), at the latency of the level that holds the walked entries
- * beside the pass's state; a line in and out of memory where its line or
+ * walk where its page is one the last TLB level cannot hold (1 - E/pages
+ * of them for E entries; write-combining, once a buffer), at the latency
+ * of the level that holds the walked entries beside the pass's state; a
+ * line in and out of memory where its line or
  * buffer is past the LLC; and half a P for a direct store into a range
  * that, with its source, exceeds the LLC (the line is read before it is
  * written).  The plan is the split and scatters of least cost, so one
@@ -157,9 +158,12 @@ static double pass_ns(const radix_machine *m, double n, double r, double f,
                    f * ((double)radix_buffer_bytes() + cursor);
     double walk = level_ns(m, (entries < table ? entries : table) + state);
 
+    /* A tuple's page is any of the live ones alike, and the last TLB
+     * level holds tlb of them: the rest of the tuples walk. */
     if (pages > m->tlb)
-        cost += scatter == RADIX_DIRECT ? walk :
-                walk * tuple / (double)radix_buffer_bytes();
+        cost += (1 - m->tlb / pages) *
+                (scatter == RADIX_DIRECT ? walk :
+                 walk * tuple / (double)radix_buffer_bytes());
     if (state > m->llc)
         cost += p * m->line / tuple;
     if (scatter == RADIX_DIRECT && 2 * r * tuple > m->llc)
