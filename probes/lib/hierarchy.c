@@ -213,7 +213,7 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
     case HWHIER_MODEL_UNSURE:
         snprintf(buf, len, "the model of the curve cannot tell whether a "
                  "level more lies past level %.0f (it explains %.1f noise "
-                 "variances, %.0f to %.0f undecided): the count is not "
+                 "variances, %g to %g undecided): the count is not "
                  "known", f[0], f[1], HWMODEL_UNSURE, HWMODEL_EXPLAINS);
         break;
     case HWHIER_MODEL_UNMATCHED:
