@@ -126,7 +126,7 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "settled (a cache may have served there), and %.1f ns "
                  "further on (page walks may have grown there): wider than "
                  "%.2f times, where no value is within 10%% of both ends",
-                 f[0], f[1], HWHIER_MODEL_SLACK_NS * HWHIER_MODEL_SLACK_NS);
+                 f[0], f[1], HWHIER_MIDDLE_WIDE);
         break;
     case HWHIER_FAR_FALLS:
         snprintf(buf, len, "memory timed further on was %.0f%% faster at "
@@ -407,9 +407,9 @@ static int came_with_pages(const struct hwhier_curves *c, double hi)
  * times) settles the curve early and fast: when a far point is 10%
  * slower, the curve did not settle on memory's own cost, a level was seen
  * but not resolved, and the far points are memory if they are flat
- * (levels.h: the page walks still grow) and within a latency's
- * tolerance (HWHIER_MODEL_WIDE_NS) of the settled octave: walks grown
- * past it could make them slower too.  Unless the curve's end, timed
+ * (levels.h: the page walks still grow); memory then lies between the
+ * settled octave and them, since walks grown past it could make them
+ * slower too (HWHIER_MIDDLE_WIDE).  Unless the curve's end, timed
  * again after them, is 10% slower too: then memory itself slowed (a
  * neighbour's load), and neither reading is its cost.  Or unless the
  * curve's end's data over the farther point's pages was as slow as that
@@ -484,8 +484,7 @@ static void far_memory(const struct hwhier_curves *c,
              * Unless the far points' pages with the settled octave's data
              * cost what it did: then the walks did not grow, and the far
              * points are memory. */
-            if (h->ns[m] > HWHIER_MODEL_SLACK_NS * HWHIER_MODEL_SLACK_NS
-                               * settled) {
+            if (h->ns[m] > HWHIER_MIDDLE_WIDE * settled) {
                 h->memory = 0;
                 h->mem = verdict(HWHIER_FAR_WIDE, settled, h->ns[m], 0.0,
                                  0.0);

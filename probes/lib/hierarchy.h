@@ -224,6 +224,10 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 #define HWHIER_MODEL_SLACK 1.41
 #define HWHIER_MODEL_SLACK_NS 1.10
 #define HWHIER_MODEL_WIDE_NS 1.25
+/* Memory between the settled octave and the far points (stage 9) is
+ * written as the interval's middle where that is within a latency's 10%
+ * of both ends: the ends within this. */
+#define HWHIER_MIDDLE_WIDE (HWHIER_MODEL_SLACK_NS * HWHIER_MODEL_SLACK_NS)
 /* A size's tolerance is 0.5 to 1.25 times the capacity (docs/values.md):
  * an interval wider than 2.5 times its low end fits no capacity. */
 #define HWHIER_MODEL_WIDE_BYTES 2.5
