@@ -1,19 +1,12 @@
 /* model.c - the passes, their bits and their scatters, from a machine's
  * values (hwparams.h, or whatever the caller read elsewhere).
  *
- * One rule (README.md, "The model"): a pass costs every tuple a read and
- * a write at the measured copy bandwidth, P; on top, a tuple pays a page
- * walk where its page is one the last TLB level cannot hold (1 - E/pages
- * of them for E entries; write-combining, once a buffer), at the latency
- * of the level that holds the walked entries beside the pass's state; a
- * line in and out of memory where its line or
- * buffer is past the LLC; and half a P for a direct store into a range
- * that, with its source, exceeds the LLC (the line is read before it is
- * written).  The plan is the split and scatters of least cost, so one
- * pass rather than two exactly when what it pays on top is less than
- * another P.  Nothing here was fitted to a machine.  A header withholds
- * the LLC when it found a cache past the levels it sized: the LLC is
- * then unsized, nothing is charged past it and nothing streams. */
+ * One rule (README.md, "The model"): a pass costs each tuple a read and a
+ * write at the copy bandwidth, P; on top, a page walk for the tuples whose
+ * pages the last TLB level cannot hold, a line to and from memory past the
+ * LLC, and half a P for a direct store into a range past the LLC.  The
+ * plan is the split and scatters of least cost.  Nothing is fitted to a
+ * machine; a withheld LLC is unsized, so nothing is charged past it. */
 #include "radix.h"
 
 #include <hwparams.h>
