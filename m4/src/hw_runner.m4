@@ -93,10 +93,17 @@ m4_foreach_w([_hw_key], [$2],
 # probes/ and templates/ (docs/architecture.md).
 AC_DEFUN([_HW_SHELL_FNS],
 [AS_REQUIRE_SHELL_FN([hw_fn_now], [AS_FUNCTION_DESCRIBE([hw_fn_now], [],
-  [Set hw_now to the time in seconds, with a fraction where date(1) has
-   one.  Called, not captured: a captured function is one more fork, and
-   configure takes the time about a hundred times.])],
-[hw_now=`date +%s.%N 2>/dev/null`
+  [Set hw_now to a time in seconds, with a fraction where the system
+   has one; only differences are used.  Called, not captured: a captured
+   function is one more fork, and configure takes the time about a
+   hundred times.])],
+[# The kernel's uptime, read by the shell itself, costs no process: on
+  # a guest that forks slowly, date(1) cost a hundredth of a second a
+  # reading.  Elsewhere date(1), with a fraction where it has one.
+  hw_now=
+  { read -r hw_now hw_rest </proc/uptime; } 2>/dev/null
+  AS_CASE([$hw_now], [[[0-9]]*.[[0-9]]*], [return 0])
+  hw_now=`date +%s.%N 2>/dev/null`
   AS_CASE([$hw_now], [*N*|*.], [hw_now=`date +%s`])])
 AS_REQUIRE_SHELL_FN([hw_fn_log_time],
   [AS_FUNCTION_DESCRIBE([hw_fn_log_time], [STEP NAME START],
@@ -411,10 +418,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_cache_key],
     echo "$CC | $CPPFLAGS | $hw_probe_cflags | $hw_opt_flags | $hw_light_flags | $hw_keep_opt_flags | $hw_probe_ldflags | $LIBS | $HW_LIBM | $HW_PTHREAD | $hw_timed_lib | $ac_objext | $ac_exeext | $host"
     $CC --version 2>&1
     test -z "$hw_cc_path" || ls -lL "$hw_cc_path" 2>&1
-    for hw_f in \`find $hw_probe_dir -type f | LC_ALL=C sort\`; do
-      echo "$hw_f"
-      cat "$hw_f"
-    done
+    # Each file's name and text, by one awk: a cat a file cost a third
+    # of a second in all on a guest that forks slowly.
+    $AWK 'FNR == 1 { print FILENAME } { print }' \
+      \`find $hw_probe_dir -type f | LC_ALL=C sort\`
   } | $hw_hash | $AWK '{ print $[2] == "-" ? $[1] : $[1] "-" $[2] }'`
   hw_cache_entry=$hw_cache_root/$hw_key])
 AS_REQUIRE_SHELL_FN([hw_fn_cache_load],
@@ -470,9 +477,11 @@ AS_REQUIRE_SHELL_FN([hw_fn_name_probes],
     [Give the one program in $hw_probe_dir/lib each name of $hw_names,
      and ask each probe its inputs.])],
 [for hw_p in $hw_names; do
-    rm -f $hw_probe_dir/$hw_p$ac_exeext
-    ln $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext 2>/dev/null ||
-      cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext
+    # ln -f, not rm and ln: a process less a probe.  A copy goes where
+    # an old link was, never through it.
+    ln -f $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext 2>/dev/null ||
+      { rm -f $hw_probe_dir/$hw_p$ac_exeext
+        cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext; }
     # Asked its inputs here, natively (hw_fn_probe_inputs).
     hw_ask=yes
     test -z "${HWPARAMS_PROBES+set}" ||
@@ -593,14 +602,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
   # The binary that measured, kept beside its dumps: make check's live
   # tests run this very file (probe_bin in tests/setup.sh), not another
   # build of it.  Not a target's (a runner's), nor one built to fail.
-  # A hard link, as hw_fn_name_probes names them: natively the probes
-  # are one program, which a copy a name would write once a probe.
-  rm -f $hw_dump_dir/bin/$hw_probe$ac_exeext
+  # Hard links, as hw_fn_name_probes names them (natively the probes
+  # are one program, which a copy a name would write once a probe), all
+  # made by _HW_FINISH in one process.
   AS_IF([test -z "$hw_run$hw_inject_flags" &&
          test -f $hw_probe_dir/$hw_probe$ac_exeext],
-    [AS_MKDIR_P([$hw_dump_dir/bin])
-     ln $hw_probe_dir/$hw_probe$ac_exeext $hw_dump_dir/bin/ 2>/dev/null ||
-       cp -p $hw_probe_dir/$hw_probe$ac_exeext $hw_dump_dir/bin/])
+    [hw_keep_bins="$hw_keep_bins $hw_probe_dir/$hw_probe$ac_exeext"],
+    [rm -f $hw_dump_dir/bin/$hw_probe$ac_exeext])
   AS_IF([test -z "$hw_why"],
     [AS_ECHO(["done${hw_unexplained:+, but left out:$hw_unexplained}"]) >&AS_MESSAGE_FD],
     [AS_ECHO(["failed"]) >&AS_MESSAGE_FD
@@ -849,6 +857,13 @@ AS_IF([test -n "$hw_fallback_keys"],
 test -f $hw_probe_dir/times &&
   $AWK '{ printf "hwparams-time: %s %s %.3f\n", $[1], $[2], $[4] - $[3] }' \
     $hw_probe_dir/times >&AS_MESSAGE_LOG_FD
+AS_IF([test -n "$hw_keep_bins"],
+  [AS_MKDIR_P([$hw_dump_dir/bin])
+   ln -f $hw_keep_bins $hw_dump_dir/bin/ 2>/dev/null ||
+     for hw_f in $hw_keep_bins; do
+       rm -f $hw_dump_dir/bin/${hw_f##*/}
+       cp -p $hw_f $hw_dump_dir/bin/
+     done])
 rm -rf $hw_probe_dir
 # The summary comes last, where it is read.
 AC_CONFIG_COMMANDS_POST(
@@ -1075,7 +1090,7 @@ AS_IF([test "x$enable_hwparams_cache" = xyes],
 hw_dump_dir=hwparams-dumps
 hw_probe_inputs=
 hw_probe_seconds=0
-hw_probes_run=
+hw_probes_run= hw_keep_bins=
 hw_fallback_keys=
 AS_CASE([$hw_mode],
   [portable], [hw_fallback_why="portable mode"],
