@@ -62,6 +62,7 @@ EXTRA_DIST += tests/replay.test tests/data
 check_PROGRAMS += tests/sim-truth
 TESTS += tests/simulated.test
 EXTRA_DIST += tests/simulated.test tests/machines build-aux/simulate \
+	build-aux/sim-score build-aux/sim-seeds \
 	build-aux/compare-curves
 
 # How long the test scripts took (tests/setup.sh writes it to each log),
