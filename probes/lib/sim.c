@@ -2,7 +2,6 @@
  * into set-associative caches and TLBs, and every load the probe makes
  * sent through them, its cost added to a simulated clock. */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE 1
 #include "sim.h"
 #include "hwprobe.h"
 
@@ -13,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 
 #ifndef HWPROBE_NO_SIM
@@ -130,24 +128,9 @@ static uint64_t mix(uint64_t x)
 
 /* ---- set-associative arrays ------------------------------------------ */
 
-/* Arrays of a huge page or more are asked for on huge pages: the model
- * reads them at random, and a host TLB miss (a nested walk in a guest)
- * costs more than the cache miss it comes with.  Only the host's time
- * changes. */
-#define HUGE_BYTES ((size_t)1 << 21)
-
 static void *zalloc(size_t n, size_t size)
 {
-    void *p = NULL;
-    size_t bytes = (n ? n : 1) * size;
-#ifdef MADV_HUGEPAGE
-    if (bytes >= HUGE_BYTES && posix_memalign(&p, HUGE_BYTES, bytes) == 0) {
-        (void)madvise(p, bytes, MADV_HUGEPAGE);
-        memset(p, 0, bytes);
-    }
-#endif
-    if (p == NULL)
-        p = calloc(n ? n : 1, size);
+    void *p = calloc(n ? n : 1, size);
     if (p == NULL) {
         fprintf(stderr, "%s: cannot measure here: out of memory for the "
                 "simulated machine\n", S.probe);
