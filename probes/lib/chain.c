@@ -110,21 +110,44 @@ double hwchain_time_pass(struct hwchain_walk *w, size_t n)
     return t / (double)n;
 }
 
-void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
-                        uint64_t *seed)
+/* next[i] for i < n: Sattolo's shuffle, so that i -> next[i] is a single
+ * cycle, uniformly drawn among all of them. */
+static void sattolo(size_t *next, size_t n, uint64_t *seed)
 {
     size_t i;
     for (i = 0; i < n; i++)
         next[i] = i;
-    /* Sattolo's shuffle: i -> next[i] is then a single cycle, uniformly
-     * drawn among all of them. */
     for (i = n - 1; i > 0 && n > 1; i--) {
         size_t j = (size_t)(hwp_rand(seed) % i), t = next[i];
         next[i] = next[j];
         next[j] = t;
     }
+}
+
+void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
+                        uint64_t *seed)
+{
+    size_t i;
+    sattolo(next, n, seed);
     for (i = 0; i < n; i++)
         *(void **)(base + i * stride) = base + next[i] * stride;
+    return (void **)base;
+}
+
+/* Slot i: line i mod lines, pointer i / lines of it. */
+static char *reuse_slot(char *base, size_t i, size_t lines, size_t line)
+{
+    return base + (i % lines) * line + (i / lines) * sizeof(void *);
+}
+
+void **hwchain_reuse_cycle(char *base, size_t lines, size_t line, size_t slots,
+                           size_t *next, uint64_t *seed)
+{
+    size_t n = lines * slots, i;
+    sattolo(next, n, seed);
+    for (i = 0; i < n; i++)
+        *(void **)reuse_slot(base, i, lines, line) =
+            reuse_slot(base, next[i], lines, line);
     return (void **)base;
 }
 
