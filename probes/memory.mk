@@ -10,6 +10,7 @@ probe_lib_sources += probes/lib/chain.h probes/lib/chain.c \
 	probes/lib/levels.h probes/lib/levels.c \
 	probes/lib/hierarchy.h probes/lib/hierarchy.c \
 	probes/lib/curvemodel.h probes/lib/curvemodel.c \
+	probes/lib/reuse.h probes/lib/reuse.c \
 	probes/lib/backinval.h probes/lib/backinval.c \
 	probes/lib/conflict.h probes/lib/conflict.c
 probe_sources += probes/l1d.c probes/caches.c probes/lines.c probes/tlb.c \
@@ -20,7 +21,7 @@ probe_programs += probes/l1d probes/caches probes/lines probes/tlb \
 # The analysis on synthetic and recorded curves (deterministic), and the
 # probes run live.
 memory_units = tests/test-levels tests/test-hierarchy tests/test-inclusion \
-	tests/test-curvemodel \
+	tests/test-curvemodel tests/test-reuse \
 	tests/test-conflict
 check_PROGRAMS += $(memory_units)
 memory_tests = tests/l1d.test tests/caches.test tests/lines.test \
