@@ -10,6 +10,9 @@
  * levels' load-to-use latencies.  Footprints grow four an octave, under
  * several page placements while small, until memory is flat for an
  * octave; hierarchy.h reads the levels, their edges and latencies.
+ * Past the last cache a reuse chain, each load to a line drawn at random,
+ * counts the levels again where no replacement policy can hide one in a
+ * soft edge (reuse.h).
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -18,6 +21,7 @@
 #include "lib/hierarchy.h"
 #include "lib/levels.h"
 #include "lib/memory.h"
+#include "lib/reuse.h"
 #include "lib/tlbcost.h"
 
 #include <math.h>
@@ -57,6 +61,9 @@ struct bench {
     double far_sparse[HWHIER_FAR], far_dense[HWHIER_FAR];
     double again;                   /* the curve's end after them, or 0 */
     double pages;                   /* its lines on the farther's pages */
+    size_t nreuse;                  /* the reuse chain (reuse()) */
+    double reuse_x[HWREUSE_MAX_POINTS];
+    double reuse[HWREUSE_REPEATS][HWREUSE_MAX_POINTS];
 };
 
 /* The footprints: from a block, four an octave, whole blocks below a
@@ -364,6 +371,131 @@ static void far(struct bench *b, size_t n)
     }
 }
 
+/* ---- the reuse chain ------------------------------------------------- */
+
+/* Each line of the reuse chain comes this many times a cycle, so that a
+ * load's line is drawn almost afresh (reuse.h); a timing is REUSE_LOADS
+ * loads, whose share of hits varies by under 1%. */
+#define REUSE_SLOTS 4
+#define REUSE_LOADS 16384
+
+/* Where the round-robin curve's last cache (and the one before, when
+ * within two octaves of it) could hide a level before memory: from half
+ * its size to the curve's end.  0 when there is no such range. */
+static int reuse_range(const struct hwhier_hierarchy *h, const double *x,
+                       size_t n, double *lo, double *hi)
+{
+    size_t last;
+    if (!h->memory || h->levels < 2 || n == 0)
+        return 0;
+    last = h->levels - 2;
+    *lo = h->size[last] / 2.0;
+    if (last > 0 && 4.0 * h->size[last - 1] > *lo)
+        *lo = h->size[last - 1] / 2.0;
+    *hi = x[n - 1];
+    return *lo > 0.0 && *hi > 4.0 * *lo;
+}
+
+/* The reuse chain over the footprints of the curve from lo to hi: each
+ * built in the first placement's pages, two loads a line to bring it to
+ * its steady state, then timed HWREUSE_REPEATS times. */
+static void reuse(struct bench *b, double lo, double hi)
+{
+    uint64_t seed = 0x2E05E;
+    size_t i, r, *next;
+    struct hwchain_walk w;
+    next = malloc(REUSE_SLOTS * (size_t)(hi / (double)b->line)
+                  * sizeof *next);
+    if (next == NULL)
+        return;
+    for (i = 0; i < b->n && b->nreuse < HWREUSE_MAX_POINTS; i++) {
+        size_t lines = (size_t)(b->x[i] / (double)b->line);
+        if (b->x[i] < lo || b->x[i] > hi)
+            continue;
+        if (hwp_budget_left() < 0.0)
+            break;
+        w.p = hwchain_reuse_cycle(b->buf, lines, b->line, REUSE_SLOTS, next,
+                                  &seed);
+        hwchain_touch(&w, 2 * lines);
+        b->reuse_x[b->nreuse] = b->x[i];
+        for (r = 0; r < HWREUSE_REPEATS; r++)
+            b->reuse[r][b->nreuse] = hwchain_time_pass(&w, REUSE_LOADS) * 1e9;
+        b->nreuse++;
+        hwp_log("%.3f s: %.0f bytes, reuse chain", hwp_elapsed(), b->x[i]);
+    }
+    free(next);
+}
+
+/* The TLB's share of a reuse chain over x bytes; -1 past the curve.  The
+ * alias chains go round their pages, so each TLB level's step in their
+ * share lies where its entries' reach ends; drawn at random, a page is
+ * still in a level reaching e bytes one time in x / e, and a step d at e
+ * costs d (1 - e / x).  Their share rising, level by level (its running
+ * maximum: noise lowers a point as often as it raises one). */
+static double reuse_tlb(const struct bench *b, const struct hwhier_curves *c,
+                        double x)
+{
+    double top = 0.0, cost = 0.0;
+    size_t i;
+    for (i = 0; i < c->n && c->x[i] <= x; i++)
+        if (b->tlb[i] > top) {
+            cost += (b->tlb[i] - top) * (1.0 - c->x[i] / x);
+            top = b->tlb[i];
+        }
+    return i < c->n || (c->n > 0 && c->x[c->n - 1] == x) ? cost : -1.0;
+}
+
+/* The reuse chain's curve, the TLB's share out, fitted (reuse.h) and held
+ * against the levels the round-robin curve reads over its footprints
+ * (hwhier_reuse_check). */
+static void reuse_check(const struct bench *b, const struct hwhier_curves *c,
+                        struct hwhier_hierarchy *h)
+{
+    static struct hwreuse_curve rc;
+    struct hwreuse_fit f;
+    size_t i, j, r, in = 0, below = 0;
+    if (b->nreuse == 0 || h->levels < 2)
+        return;
+    memset(&rc, 0, sizeof rc);
+    for (i = 0; i < b->nreuse; i++) {
+        double tlb = reuse_tlb(b, c, b->reuse_x[i]);
+        if (tlb < 0.0)
+            continue;
+        rc.x[rc.n] = b->reuse_x[i];
+        for (r = 0; r < HWREUSE_REPEATS; r++)
+            if (b->reuse[r][i] > 0.0)
+                rc.y[rc.n][rc.m[rc.n]++] = b->reuse[r][i] - tlb;
+        hwp_log("%10.0f bytes: reuse chain %7.2f %7.2f %7.2f ns, TLB share "
+                "%6.2f ns", rc.x[rc.n], b->reuse[0][i], b->reuse[1][i],
+                b->reuse[2][i], tlb);
+        rc.n++;
+    }
+    /* The levels below its footprints serve a / x of its loads. */
+    for (j = 0; j + 1 < h->levels; j++) {
+        if (rc.n == 0 || h->size[j] >= rc.x[0]) {
+            in++;
+            continue;
+        }
+        if (h->ns[j] <= 0.0)
+            return;
+        rc.a0 += (h->size[j] - rc.k0) * h->ns[j];
+        rc.k0 = h->size[j];
+        below++;
+    }
+    if (hwreuse_fit(&rc, &f) != 0) {
+        hwp_log("reuse chain: no fit");
+        return;
+    }
+    for (j = 0; j < f.levels; j++)
+        hwp_log("reuse chain: level %zu to %.0f bytes (%.0f-%.0f), %.2f ns "
+                "(%.2f-%.2f)", below + j + 1, f.size[j], f.size_lo[j],
+                f.size_hi[j], f.ns[j], f.ns_lo[j], f.ns_hi[j]);
+    hwp_log("reuse chain: memory %.2f ns (%.2f-%.2f), misfit scale %.2f, a "
+            "level more explains %.1f noise variances", f.ns[f.levels],
+            f.ns_lo[f.levels], f.ns_hi[f.levels], f.scale, f.gain_next);
+    hwhier_reuse_check(h, &f, in, rc.x[0], c);
+}
+
 /* ---- measure, replay, emit -------------------------------------------- */
 
 /* MAX_MIB, or a quarter of the machine's memory when that is less:
@@ -436,6 +568,11 @@ static void dump(const struct bench *b, size_t readings, size_t n)
     if (b->pages > 0.0)
         dump_curve("far pages chain: footprint_bytes ns_per_load",
                    &b->far_x[HWHIER_FAR - 1], &b->pages, 1);
+    for (r = 0; r < HWREUSE_REPEATS && b->nreuse > 0; r++) {
+        snprintf(title, sizeof title, "reuse %zu: footprint_bytes "
+                 "ns_per_load", r + 1);
+        dump_curve(title, b->reuse_x, b->reuse[r], b->nreuse);
+    }
 }
 
 /* A section of the dump into x[] and y[] at the footprints of b. */
@@ -458,7 +595,7 @@ static void replay_curve(struct bench *b, const char *title, size_t k,
  * prefetcher's help: not curves this analysis reads. */
 static size_t replay(struct bench *b, struct hwhier_curves *c)
 {
-    size_t r;
+    size_t r, k;
     double x[MAX_POINTS], one;
     b->n = 0;
     if (hwp_replay("page:", 0, x, &one, 1) == 1)
@@ -485,6 +622,19 @@ static size_t replay(struct bench *b, struct hwhier_curves *c)
     if (hwp_replay("far pages chain:", 0, x, &one, 1) == 1
         && b->nfar == HWHIER_FAR && x[0] == b->far_x[HWHIER_FAR - 1])
         b->pages = one;
+    /* The reuse chain (a dump before it has none: the count is then
+     * read without it). */
+    b->nreuse = 0;
+    for (k = 0; k < HWREUSE_REPEATS; k++) {
+        double y[HWREUSE_MAX_POINTS];
+        size_t m = hwp_replay("reuse ", k, x, y, HWREUSE_MAX_POINTS), i;
+        if (k == 0) {
+            b->nreuse = m;
+            memcpy(b->reuse_x, x, m * sizeof *x);
+        }
+        for (i = 0; i < m && i < b->nreuse && x[i] == b->reuse_x[i]; i++)
+            b->reuse[k][i] = y[i];
+    }
     corrected(b, r, b->n, c);
     return r;
 }
@@ -651,7 +801,9 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
     v[2] = h->known < h->levels ? short_level : written;
     count = first(written, 3, v);
     if (!HWHIER_HELD(count) && h->alone[caches - 1])
-        count = because(HWHIER_ALONE_LEVELS, 0, 0);
+        count = because(h->alone[caches - 1] == 2 ? HWHIER_REUSE_LEVELS
+                                                  : HWHIER_ALONE_LEVELS,
+                        0, 0);
     answer(&out[n], "cache_levels", COUNT, (double)caches, 0.0, count);
     if (!HWHIER_HELD(count) && !h->alone[caches - 1]) {
         out[n].agree = h->agree;
@@ -795,8 +947,11 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
         *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
     }
     if (h->memory) {
+        double lo, hi;
         far(b, n);
         corrected(b, readings, n, c);
+        if (reuse_range(h, b->x, n, &lo, &hi))
+            reuse(b, lo, hi);
     }
     return readings;
 }
@@ -862,6 +1017,7 @@ int main(int argc, char **argv)
     hwhier_analyse(&c, &h);
     why = hwhier_cross_check(&h, c.x, c.n, l1d_bytes);
     hwhier_model_check(&c, &h);
+    reuse_check(&b, &c, &h);
     if (h.levels < 2)
         hwp_skip("no cache level boundary in the chain's curve");
     if (l1_cycles > 0.0 && mhz > 0.0 && h.ns[0] > 0.0)

@@ -1,5 +1,6 @@
 /* hierarchy.c - the caches probe's analysis (see hierarchy.h). */
 #include "hierarchy.h"
+#include "reuse.h"
 #include "analysis.h"
 #include "curvemodel.h"
 #include "hwprobe.h"
@@ -41,6 +42,15 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
     case HWHIER_ALONE:
         snprintf(buf, len, "the model of the curve alone: %.0f-%.0f KiB, "
                  "%.1f-%.1f ns", f[0], f[1], f[2], f[3]);
+        break;
+    case HWHIER_REUSE_LEVEL:
+        snprintf(buf, len, "the reuse chain alone, whose loads go to lines "
+                 "drawn at random (the curve's soft edge before it hid it): "
+                 "%.0f-%.0f KiB, %.1f-%.1f ns", f[0], f[1], f[2], f[3]);
+        break;
+    case HWHIER_REUSE_LEVELS:
+        snprintf(buf, len, "the levels the curve shows, and past them one "
+                 "the reuse chain alone reads");
         break;
     case HWHIER_ALONE_LEVELS:
         snprintf(buf, len, "the levels the stages found, and past them what "
@@ -232,6 +242,20 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "or less): a level behind it cannot be told from a soft "
                  "edge, and the count is not known", f[0], HWHIER_SOFT_LAST);
         break;
+    case HWHIER_REUSE_UNSURE:
+        snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
+                 "at random, cannot tell whether a level lies past the "
+                 "curve's last cache (it explains %.1f noise variances, %g "
+                 "to %g undecided): the count is not known", f[1],
+                 HWMODEL_UNSURE, HWMODEL_EXPLAINS);
+        break;
+    case HWHIER_REUSE_PAST:
+        snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
+                 "at random, reads a level past the curve's last cache, to "
+                 "%.0f KiB, a level step slower, too near that cache to be "
+                 "written (its size under %.0f times the one before's): the "
+                 "count is not known", f[1], HWHIER_REUSE_APART);
+        break;
     case HWHIER_MODEL_SIZE:
         snprintf(buf, len, "%.0f KiB is not borne out by the model of the "
                  "curve (its level begins to lose the chain at %.0f-%.0f "
@@ -259,10 +283,10 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "curve (%.2f-%.2f ns)", f[0], f[1], f[2]);
         break;
     case HWHIER_MODEL_UNSEEN:
-        snprintf(buf, len, "the model of the curve reads that level at "
-                 "%.1f-%.1f ns, but it alone serves at most %.0f%% of the "
-                 "chain anywhere (under %.0f%%): no footprint shows its own "
-                 "cost, which is the shapes' extrapolation", f[1], f[2], f[0],
+        snprintf(buf, len, "the level reads at %.1f-%.1f ns, but it alone "
+                 "serves at most %.0f%% of the chain anywhere (under "
+                 "%.0f%%): no footprint shows its own cost, which is the "
+                 "shapes' extrapolation", f[1], f[2], f[0],
                  100.0 * HWMODEL_HELD);
         break;
     case HWHIER_MODEL_ENDED:
@@ -273,13 +297,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  100.0 * (HWHIER_MODEL_SLACK_NS - 1.0), f[1], f[2]);
         break;
     case HWHIER_MODEL_SIZE_WIDE:
-        snprintf(buf, len, "the model of the curve reads a level at "
-                 "%.0f-%.0f KiB: wider than %.1f times, too wide to write",
+        snprintf(buf, len, "the level reads at %.0f-%.0f KiB, its size's "
+                 "interval: wider than %.1f times, too wide to write",
                  f[0], f[1], HWHIER_MODEL_WIDE_BYTES);
         break;
     case HWHIER_MODEL_NS_WIDE:
-        snprintf(buf, len, "the model of the curve reads that level at "
-                 "%.1f-%.1f ns: wider than %.2f times, too wide to write",
+        snprintf(buf, len, "the level reads at %.1f-%.1f ns, its latency's "
+                 "interval: wider than %.2f times, too wide to write",
                  f[0], f[1], HWHIER_MODEL_WIDE_NS);
         break;
     }
@@ -1046,6 +1070,114 @@ void hwhier_model_check(const struct hwhier_curves *c,
         h->mem = not_borne_out(h->ns[caches], f.ns_lo[f.caches],
                                f.ns_hi[f.caches]);
         h->memory = 0;
+    }
+}
+
+/* No doubt about the count, or only the model of the curve's about a
+ * level past the last cache, which the reuse chain reads apart. */
+static int model_doubt(struct hwhier_verdict v)
+{
+    return v.why == HWHIER_WRITTEN || v.why == HWHIER_MODEL_SOFT
+           || v.why == HWHIER_MODEL_UNSURE || v.why == HWHIER_MODEL_CLOSE
+           || v.why == HWHIER_MODEL_MISFIT;
+}
+
+/* A fit's last level, k of sizes size[] and latencies ns[] (memory's
+ * k + 1; ns_lo: the lower ends of their intervals), lies past the curve's
+ * last cache: its level before is that cache (within 2x), and it is a
+ * level step slower than that cache and faster than memory. */
+static int reads_past(const struct hwhier_hierarchy *h, size_t k,
+                      const double *size, const double *ns,
+                      const double *ns_lo)
+{
+    size_t last = h->levels - 1;
+    return k > 0 && last > 0 && h->ns[last - 1] > 0.0
+           && ns[k + 1] >= HWHIER_MEMORY_MIN_NS
+           && size[k - 1] <= 2.0 * h->size[last - 1]
+           && 2.0 * size[k - 1] >= h->size[last - 1]
+           && ns_lo[k] >= HWMODEL_STEP * h->ns[last - 1]
+           && ns_lo[k + 1] >= HWMODEL_STEP * ns[k];
+}
+
+/* That level, into h before memory, where it is clear of the cache before
+ * (HWHIER_REUSE_APART); 0 when not. */
+static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
+                       const struct hwhier_curves *c)
+{
+    size_t k = f->levels - 1, last = h->levels - 1, i;
+    double own;
+    /* Stage 5's doubt, a level of one footprint past the last cache
+     * (known one short, with no reason of 7b's or 10's), is what it
+     * settles, as adopt() does. */
+    if (h->levels >= HWHIER_MAX_LEVELS || h->open
+        || (h->known < h->levels
+            && (h->known + 1 < h->levels || h->unknown.why != HWHIER_WRITTEN))
+        || f->size_lo[k] < HWHIER_REUSE_APART * f->size[k - 1])
+        return 0;
+    /* Memory the model of the curve, lacking this level, did not bear
+     * out, the reuse chain's fit, which has it, may. */
+    if (h->mem.why == HWHIER_MODEL_NS && h->ns[last] > 0.0
+        && borne_out(h->ns[last], f->ns_lo[k + 1], f->ns_hi[k + 1],
+                     HWHIER_MODEL_SLACK_NS, HWHIER_MODEL_WIDE_NS)) {
+        h->mem = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
+        h->memory = 1;
+    }
+    h->ns[last + 1] = h->ns[last];
+    h->at[last + 1] = h->at[last];
+    h->size_v[last + 1] = h->size_v[last];
+    h->lat[last + 1] = h->lat[last];
+    h->size[last] = f->size[k];
+    h->size_agree[last] = h->size_of[last] = 0;
+    h->alone[last] = 2;
+    h->size_v[last] = h->lat[last] =
+        verdict(HWHIER_REUSE_LEVEL, f->size_lo[k] / 1024.0,
+                f->size_hi[k] / 1024.0, f->ns_lo[k], f->ns_hi[k]);
+    if (f->size_hi[k] > HWHIER_MODEL_WIDE_BYTES * f->size_lo[k])
+        h->size_v[last] = verdict(HWHIER_MODEL_SIZE_WIDE,
+                                  f->size_lo[k] / 1024.0,
+                                  f->size_hi[k] / 1024.0, 0.0, 0.0);
+    h->ns[last] = f->ns[k];
+    /* At most (K_k - K_k-1) / K_k of the loads are its own, at x = K_k:
+     * short of HWMODEL_HELD no footprint shows its cost, which is then
+     * the shares' extrapolation (as in adopt()). */
+    own = 1.0 - f->size[k - 1] / f->size[k];
+    if (own < HWMODEL_HELD)
+        h->lat[last] = verdict(HWHIER_MODEL_UNSEEN, 100.0 * own, f->ns_lo[k],
+                               f->ns_hi[k], 0.0);
+    else if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k])
+        h->lat[last] = verdict(HWHIER_MODEL_NS_WIDE, f->ns_lo[k],
+                               f->ns_hi[k], 0.0, 0.0);
+    for (i = 0; i + 1 < c->n && c->x[i] < f->size[k]; i++)
+        ;
+    h->at[last] = i;
+    h->levels++;
+    h->known = h->levels;
+    return 1;
+}
+
+void hwhier_reuse_check(struct hwhier_hierarchy *h,
+                        const struct hwreuse_fit *f, size_t ours,
+                        double from, const struct hwhier_curves *c)
+{
+    size_t k = f->levels;
+    if (f->scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
+        return;
+    if (!f->known) {
+        /* Undecided about a level past the curve's last cache. */
+        if (k == ours && f->next_ns[0] > 0.0
+            && reads_past(h, k, f->next_size, f->next_ns, f->next_ns))
+            count_not_known(h, HWHIER_REUSE_UNSURE, from / 1024.0,
+                            f->gain_next);
+    } else if (k == ours) {
+        if (h->count.why == HWHIER_MODEL_SOFT)
+            h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
+    } else if (k == ours + 1
+               && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)) {
+        if (model_doubt(h->count) && adopt_reuse(h, f, c))
+            h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
+        else
+            count_not_known(h, HWHIER_REUSE_PAST, from / 1024.0,
+                            f->size[k - 1] / 1024.0);
     }
 }
 

@@ -81,6 +81,9 @@ enum hwhier_why {
     HWHIER_ALONE_LEVELS,    /* the count, with such a level */
     HWHIER_ALONE_EDGE,      /* a stage level's edge: KiB lo, hi */
     HWHIER_SPLIT_EDGE,      /* or a split one's: KiB lo, hi; ns */
+    HWHIER_REUSE_LEVEL,     /* a level the reuse chain alone reads: KiB
+                               lo, hi; ns lo, hi */
+    HWHIER_REUSE_LEVELS,    /* the count, with such a level */
     HWHIER_ALONE_MEMORY,    /* memory past a rise: ns lo, hi */
     /* Withheld by the stages. */
     HWHIER_OPEN,            /* the chain ended on a rise past a cache */
@@ -127,7 +130,10 @@ enum hwhier_why {
     HWHIER_MODEL_UNSEEN,    /* serves v0% at most; v1-v2 ns */
     HWHIER_MODEL_ENDED,     /* ended flat at v0 ns; memory v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
-    HWHIER_MODEL_NS_WIDE    /* a level at v0-v1 ns */
+    HWHIER_MODEL_NS_WIDE,   /* a level at v0-v1 ns */
+    /* Withheld by the reuse chain (reuse.h). */
+    HWHIER_REUSE_UNSURE,    /* from v0 KiB, a level past: v1 variances */
+    HWHIER_REUSE_PAST       /* from v0 KiB, a level past to v1 KiB */
 };
 
 struct hwhier_verdict {
@@ -255,6 +261,27 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * out is withheld, with both readings in the reason. */
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h);
+
+/* The third reading of the count: the reuse chain's (reuse.h), whose
+ * levels no soft edge hides.  From its first footprint (from, bytes) to
+ * memory it reads f->levels levels where the curve has `ours`.  A fit
+ * that misses by more than HWHIER_ADEQUATE times the noise (page walks
+ * it does not model) says nothing; one undecided about a level past the
+ * curve's last cache leaves the count unknown.
+ * The same count settles the doubt of a soft last edge
+ * (HWHIER_MODEL_SOFT).  One level more, past the curve's last cache, a
+ * level step slower than it and faster than memory over its interval,
+ * is one the curve's soft edge hid: it goes in where its size is
+ * HWHIER_REUSE_APART times the one before's over its interval (its size
+ * within the size tolerance, its latency only where no footprint's
+ * cost is an extrapolation), and otherwise leaves the count unknown.
+ * Levels that differ otherwise (one split in two by a way count the
+ * model does not know) say nothing. */
+#define HWHIER_REUSE_APART 2.0
+struct hwreuse_fit;
+void hwhier_reuse_check(struct hwhier_hierarchy *h,
+                        const struct hwreuse_fit *f, size_t ours,
+                        double from, const struct hwhier_curves *c);
 
 /* Cross-checks before anything is written or passed on: sizes and
  * latencies rise level by level (a "level" no larger or no slower than
