@@ -490,9 +490,10 @@ static void reuse_check(const struct bench *b, const struct hwhier_curves *c,
         hwp_log("reuse chain: level %zu to %.0f bytes (%.0f-%.0f), %.2f ns "
                 "(%.2f-%.2f)", below + j + 1, f.size[j], f.size_lo[j],
                 f.size_hi[j], f.ns[j], f.ns_lo[j], f.ns_hi[j]);
-    hwp_log("reuse chain: memory %.2f ns (%.2f-%.2f), misfit scale %.2f, a "
-            "level more explains %.1f noise variances", f.ns[f.levels],
-            f.ns_lo[f.levels], f.ns_hi[f.levels], f.scale, f.gain_next);
+    hwp_log("reuse chain: memory %.2f ns (%.2f-%.2f), misfit scale %.2f "
+            "(%.2f without the worst fifth), a level more explains %.1f "
+            "noise variances", f.ns[f.levels], f.ns_lo[f.levels],
+            f.ns_hi[f.levels], f.scale, f.misfit, f.gain_next);
     hwhier_reuse_check(h, &f, in, rc.x[0], c);
 }
 

@@ -11,6 +11,7 @@
  * the probe itself in tests/simulated.test, recorded curves in
  * tests/replay.test.  Deterministic. */
 #include "../probes/lib/hierarchy.h"
+#include "../probes/lib/reuse.h"
 #include "check.h"
 
 #include <math.h>
@@ -620,7 +621,7 @@ static void reasons(void)
     char text[320], settled[16];
     int id, named = 1;
     memset(&v, 0, sizeof v);
-    for (id = HWHIER_ALONE; id <= HWHIER_MODEL_NS_WIDE; id++) {
+    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_PAST; id++) {
         v.why = (enum hwhier_why)id;
         hwhier_reason(&v, text, sizeof text);
         named &= strlen(text) > 10 && strcmp(text, "written") != 0;
@@ -630,6 +631,78 @@ static void reasons(void)
     snprintf(settled, sizeof settled, "%.0f%%", 100.0 * (HWHIER_SETTLED - 1.0));
     checkf(strstr(hwhier_reason(&v, text, sizeof text), settled) != NULL,
            "a reason cites the constant it rests on (%s)", text);
+}
+
+/* The reuse chain's count held against the curve's (hwhier_reuse_check):
+ * an L1, an L2 of 1 MiB at 4.4 ns and memory at 110, as the curve read
+ * them, against fits of the reuse chain from 512 KiB. */
+static void reuse_checks(void)
+{
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h, base;
+    struct hwreuse_fit f, two;
+    char text[320];
+    size_t i;
+    memset(&base, 0, sizeof base);
+    base.levels = base.known = 3;
+    base.memory = 1;
+    base.size[0] = 49152;
+    base.size[1] = 1048576;
+    base.ns[0] = 1.2;
+    base.ns[1] = 4.4;
+    base.ns[2] = 110;
+    for (c.n = 0, i = 0; i < 40; i++)
+        c.x[c.n++] = 4096.0 * pow(2.0, i / 4.0);
+    memset(&f, 0, sizeof f);
+    f.levels = f.known = 1;
+    f.size[0] = f.size_lo[0] = f.size_hi[0] = 1048576;
+    f.ns[0] = f.ns_lo[0] = f.ns_hi[0] = 4.5;
+    f.ns[1] = f.ns_lo[1] = f.ns_hi[1] = 112;
+    f.scale = f.misfit = 1.0;
+    /* The same count settles a soft last edge's doubt. */
+    h = base;
+    h.count.why = HWHIER_MODEL_SOFT;
+    hwhier_reuse_check(&h, &f, 1, 524288, &c);
+    check(h.count.why == HWHIER_WRITTEN && h.levels == 3,
+          "reuse: the same count settles a soft last edge");
+    /* A level past the L2, a level step slower, under twice its size (a
+     * thin slice): the count is not known, never 2. */
+    two = f;
+    two.levels = 2;
+    two.size[1] = 1835008;
+    two.size_lo[1] = 1700000;
+    two.size_hi[1] = 1900000;
+    two.ns[1] = 19;
+    two.ns_lo[1] = 14;
+    two.ns_hi[1] = 25;
+    two.ns[2] = two.ns_lo[2] = two.ns_hi[2] = 112;
+    h = base;
+    hwhier_reuse_check(&h, &two, 1, 524288, &c);
+    checkf(h.count.why == HWHIER_REUSE_PAST && h.levels == 3,
+           "reuse: a slice past the L2 under twice its size withholds the "
+           "count (%s)", hwhier_reason(&h.count, text, sizeof text));
+    /* Twice the L2 and more: the level goes in, its latency withheld
+     * where it alone serves under HWMODEL_HELD of the chain. */
+    two.size[1] = 4194304;
+    two.size_lo[1] = 3900000;
+    two.size_hi[1] = 4400000;
+    h = base;
+    hwhier_reuse_check(&h, &two, 1, 524288, &c);
+    checkf(h.count.why == HWHIER_WRITTEN && h.levels == 4
+               && h.size[2] == 4194304 && h.alone[2] == 2
+               && h.lat[2].why == HWHIER_MODEL_UNSEEN && h.ns[3] == 110,
+           "reuse: an L3 share of 4 MiB goes in, its latency unseen "
+           "(%zu levels)", h.levels);
+    /* Fewer levels than the curve's: not borne out. */
+    h = base;
+    hwhier_reuse_check(&h, &f, 2, 524288, &c);
+    check(h.count.why == HWHIER_REUSE_FEWER, "reuse: fewer levels withhold");
+    /* A fit that misses the readings says nothing. */
+    h = base;
+    two.misfit = 5.0;
+    hwhier_reuse_check(&h, &two, 1, 524288, &c);
+    check(h.count.why == HWHIER_WRITTEN && h.levels == 3,
+          "reuse: a fit that misses says nothing");
 }
 
 int main(void)
@@ -650,5 +723,6 @@ int main(void)
     placements_disagree();
     cross_checks();
     reasons();
+    reuse_checks();
     return check_done();
 }

@@ -249,6 +249,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "to %g undecided): the count is not known", f[1],
                  HWMODEL_UNSURE, HWMODEL_EXPLAINS);
         break;
+    case HWHIER_REUSE_FEWER:
+        snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
+                 "at random, reads %.0f levels from %.0f KiB to memory, "
+                 "fewer than the curve: the count is not borne out", f[1],
+                 f[0]);
+        break;
     case HWHIER_REUSE_PAST:
         snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
                  "at random, reads a level past the curve's last cache, to "
@@ -1160,7 +1166,7 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
                         double from, const struct hwhier_curves *c)
 {
     size_t k = f->levels;
-    if (f->scale > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
+    if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
         return;
     if (!f->known) {
         /* Undecided about a level past the curve's last cache. */
@@ -1178,7 +1184,8 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
         else
             count_not_known(h, HWHIER_REUSE_PAST, from / 1024.0,
                             f->size[k - 1] / 1024.0);
-    }
+    } else if (k < ours)
+        count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
 }
 
 /* The shares of its capacity an L1 keeps for the chain: a level's

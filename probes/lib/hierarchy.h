@@ -133,6 +133,7 @@ enum hwhier_why {
     HWHIER_MODEL_NS_WIDE,   /* a level at v0-v1 ns */
     /* Withheld by the reuse chain (reuse.h). */
     HWHIER_REUSE_UNSURE,    /* from v0 KiB, a level past: v1 variances */
+    HWHIER_REUSE_FEWER,     /* from v0 KiB, v1 levels: fewer */
     HWHIER_REUSE_PAST       /* from v0 KiB, a level past to v1 KiB */
 };
 
@@ -265,8 +266,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
 /* The third reading of the count: the reuse chain's (reuse.h), whose
  * levels no soft edge hides.  From its first footprint (from, bytes) to
  * memory it reads f->levels levels where the curve has `ours`.  A fit
- * that misses by more than HWHIER_ADEQUATE times the noise (page walks
- * it does not model) says nothing; one undecided about a level past the
+ * that misses by more than HWHIER_ADEQUATE times the noise, the worst
+ * fifth of the points out (page walks it does not model), says nothing; one undecided about a level past the
  * curve's last cache leaves the count unknown.
  * The same count settles the doubt of a soft last edge
  * (HWHIER_MODEL_SOFT).  One level more, past the curve's last cache, a
@@ -275,8 +276,9 @@ void hwhier_model_check(const struct hwhier_curves *c,
  * HWHIER_REUSE_APART times the one before's over its interval (its size
  * within the size tolerance, its latency only where no footprint's
  * cost is an extrapolation), and otherwise leaves the count unknown.
- * Levels that differ otherwise (one split in two by a way count the
- * model does not know) say nothing. */
+ * Fewer levels than the curve's leave the count unknown too (a level
+ * the model of the curve alone read); more, not past its last cache (one
+ * split in two by a way count the fit does not know), say nothing. */
 #define HWHIER_REUSE_APART 2.0
 struct hwreuse_fit;
 void hwhier_reuse_check(struct hwhier_hierarchy *h,

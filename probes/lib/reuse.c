@@ -212,6 +212,33 @@ static void reuse_sizes(struct reuse_search *s, struct reuse_trial *t, size_t j,
     }
 }
 
+/* The misfit per point of fit t, robust as curvemodel.c's: the mean of
+ * the smallest HWMODEL_TRIM of the points' squared residuals in noise
+ * units, over what that share of a chi-square of one degree averages,
+ * scaled to the fit's degrees of freedom. */
+static double reuse_trimmed(const struct reuse_trial *t,
+                            const struct reuse_points *p)
+{
+    double z[HWREUSE_MAX_POINTS], sum = 0.0,
+           dof = (double)p->n - (double)(2 * t->k + 1);
+    size_t i, j, keep = (size_t)(HWMODEL_TRIM * (double)p->n);
+    if (dof <= 0.0 || keep == 0)
+        return HUGE_VAL;
+    for (i = 0; i < p->n; i++) {
+        double m = 0.0, d, v;
+        for (j = 0; j <= t->k; j++)
+            m += t->ns[j] * reuse_weight(t, p, j, p->x[i]);
+        d = p->y[i] - m;
+        v = p->w[i] * d * d;
+        for (j = i; j > 0 && z[j - 1] > v; j--)
+            z[j] = z[j - 1];
+        z[j] = v;
+    }
+    for (i = 0; i < keep; i++)
+        sum += z[i];
+    return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)p->n / dof;
+}
+
 /* The misfit per point of a k-level fit, at least 1: the noise's scale
  * where the model misses by more than the noise. */
 static double reuse_per_point(const struct reuse_search *s, size_t k)
@@ -269,6 +296,7 @@ int hwreuse_fit(const struct hwreuse_curve *c, struct hwreuse_fit *f)
         memcpy(f->next_ns, s.best[k + 1].ns, sizeof f->next_ns);
     }
     f->scale = reuse_per_point(&s, k);
+    f->misfit = reuse_trimmed(&s.best[k], &p);
     for (j = 0; j < k; j++)
         f->size[j] = f->size_lo[j] = f->size_hi[j] = s.best[k].size[j];
     for (j = 0; j <= k; j++) {

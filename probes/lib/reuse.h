@@ -58,6 +58,9 @@ struct hwreuse_fit {
      * the level an undecided count may lack. */
     double next_size[HWREUSE_MAX_LEVELS], next_ns[HWREUSE_MAX_LEVELS + 1];
     double scale;                   /* misfit per point, at least 1 */
+    double misfit;                  /* the same with the worst fifth of the
+                                       points out (HWMODEL_TRIM): a burst
+                                       moves whole footprints */
 };
 
 /* Fit c with 1 to HWREUSE_MAX_LEVELS levels and choose the count.
