@@ -844,6 +844,13 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
                 && f->ns_lo[j + 1] >= HWMODEL_STEP * f->ns_hi[j]
                 && f->size[j] >= HWMODEL_APART * f->size[j - 1]
                 && f->size[j] >= HWMODEL_APART * h->size[last - 1];
+    /* A level step from memory is measured from memory's cost: where the
+     * model's memory is not the stages' (a tail it misreads), neither is
+     * a level it puts just before it. */
+    if (clear && h->memory && h->ns[last] > 0.0)
+        clear = borne_out(h->ns[last], f->ns_lo[f->caches],
+                          f->ns_hi[f->caches], HWHIER_MODEL_SLACK_NS,
+                          HWHIER_MODEL_WIDE_NS);
     if (!clear) {
         h->count = verdict(HWHIER_MODEL_CLOSE, f->ns[past],
                            f->size[past] / 1024.0, 0.0, 0.0);
