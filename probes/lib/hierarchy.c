@@ -1172,8 +1172,14 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
                         const struct hwreuse_fit *f, size_t ours,
                         double from, const struct hwhier_curves *c)
 {
-    size_t k = f->levels;
-    if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
+    size_t k = f->levels, last = h->levels - 1;
+    /* A fit that misses the readings, or whose memory is not the stages'
+     * (a chain that falls off a cliff into memory, which K/x of a fixed
+     * share cannot make, fitted with memory far past it), says nothing. */
+    if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE
+        || (h->memory && h->ns[last] > 0.0
+            && !borne_out(h->ns[last], f->ns_lo[k], f->ns_hi[k],
+                          HWHIER_MODEL_SLACK_NS, HUGE_VAL)))
         return;
     if (!f->known) {
         /* Undecided about a level past the curve's last cache. */

@@ -267,7 +267,8 @@ void hwhier_model_check(const struct hwhier_curves *c,
  * levels no soft edge hides.  From its first footprint (from, bytes) to
  * memory it reads f->levels levels where the curve has `ours`.  A fit
  * that misses by more than HWHIER_ADEQUATE times the noise, the worst
- * fifth of the points out (page walks it does not model), says nothing; one undecided about a level past the
+ * fifth of the points out (page walks it does not model), or reads
+ * memory where the stages' is not, says nothing; one undecided about a level past the
  * curve's last cache leaves the count unknown.
  * The same count settles the doubt of a soft last edge
  * (HWHIER_MODEL_SOFT).  One level more, past the curve's last cache, a

@@ -20,6 +20,10 @@
 /* The tenant's lines and pages (hwsim_machine.tenant): tags no frame of
  * the probe's makes, which lower levels never take in. */
 #define TENANT ((uint64_t)1 << 60)
+/* Lines the programs on other cores put in a shared level (LEVEL_neighbour),
+ * likewise never the probe's. */
+#define NEIGHBOUR ((uint64_t)1 << 61)
+#define FOREIGN (TENANT | NEIGHBOUR)
 #define MAX_LEVELS HWSIM_MAX_LEVELS
 /* Sets of more ways than this (fully associative TLBs) are searched
  * through a hash of their tags rather than way by way. */
@@ -58,6 +62,8 @@ struct level {
     unsigned shift;          /* log2 of the line */
     double ns;               /* load-to-use latency of a hit */
     double insert;           /* chance that a fill takes a line in */
+    double neighbour;        /* LEVEL_neighbour, lines a ns */
+    double owed;             /* its lines due and not yet put in */
     int virt, incl;
 };
 
@@ -94,6 +100,9 @@ static struct {
     const char *probe;                     /* its name, for messages */
     double after_ns, after_mhz;            /* clock_after, until taken */
     double tenant_phase;                   /* seconds into its period */
+    double neighbour_at;                   /* when neighbours() last ran */
+    uint64_t neighbour_tag;                /* their next line's tag */
+    int neighbours;                        /* a level has LEVEL_neighbour */
     int plain;                             /* HWSIM_PLAIN: no shortcuts */
     uint32_t stamp_max;                    /* HWSIM_STAMP_MAX, renumber() */
 } S;
@@ -608,7 +617,7 @@ static void insert_known(int j, uint64_t va, uint64_t pa, double ready,
     }
     (void)assoc_insert(&l->a, set_of(l, va, pa), pa >> l->shift,
                        (va & mask) >> l->shift, ready, &old, &vold);
-    if (old != EMPTY && !(old & TENANT))
+    if (old != EMPTY && !(old & FOREIGN))
         evicted(j, old << l->shift, vold << l->shift);
 }
 
@@ -880,7 +889,7 @@ static void tenant_touch(void)
                 assoc_touch(&l->a, (size_t)e);
             else {
                 (void)assoc_insert(&l->a, s, tag, tag, 0.0, &old, &vold);
-                if (old != EMPTY && !(old & TENANT))
+                if (old != EMPTY && !(old & FOREIGN))
                     evicted(0, old << l->shift, vold << l->shift);
             }
         }
@@ -893,6 +902,38 @@ static void tenant_touch(void)
             (void)assoc_insert(t1, set, vpn, vpn, 0.0, &old, &vold);
     }
     S.tlb_vpn = EMPTY;
+}
+
+/* The lines other cores' programs have put in each shared level since
+ * the last call, at its LEVEL_neighbour rate in simulated time: each in
+ * a set drawn at random, evicting by the level's own replacement.  So a
+ * probe's line lasts a time there, not a number of its own loads: the
+ * slower its chain, the more of it is gone when it comes back. */
+static void neighbours(void)
+{
+    double dt = S.now - S.neighbour_at;
+    int j;
+    S.neighbour_at = S.now;
+    for (j = 1; j < S.nlev; j++) {
+        struct level *l = &S.lev[j];
+        uint64_t old, vold;
+        if (l->neighbour <= 0.0)
+            continue;
+        /* After a long pause (between probes) every line of the level
+         * is theirs a few times over: no more need putting in. */
+        l->owed += l->neighbour * dt;
+        if (l->owed > 4.0 * (double)(l->a.sets * l->a.ways))
+            l->owed = 4.0 * (double)(l->a.sets * l->a.ways);
+        for (; l->owed >= 1.0; l->owed -= 1.0) {
+            size_t set = (size_t)(uniform() * (double)l->a.sets);
+            uint64_t tag = NEIGHBOUR | S.neighbour_tag++;
+            if (set >= l->a.sets)
+                set = l->a.sets - 1;
+            (void)assoc_insert(&l->a, set, tag, tag, 0.0, &old, &vold);
+            if (old != EMPTY && !(old & FOREIGN))
+                evicted(j, old << l->shift, vold << l->shift);
+        }
+    }
 }
 
 static void hwsim_chase(void ***p, size_t n)
@@ -913,6 +954,8 @@ static void hwsim_chase(void ***p, size_t n)
 #endif
         if (!S.plain)
             look_ahead(virt(next));
+        if (S.neighbours)
+            neighbours();
         S.now += load(virt(q));
         q = next;
     }
@@ -927,8 +970,11 @@ static void hwsim_stream(const void *p, size_t bytes, size_t step)
     size_t i, line = (size_t)1 << S.lev[0].shift;
     if (step < line)
         step = line;
-    for (i = 0; i < bytes; i += step)
+    for (i = 0; i < bytes; i += step) {
+        if (S.neighbours)
+            neighbours();
         S.now += load(virt(c + i)) / STREAM_OVERLAP;
+    }
     S.now = t0 + (S.now - t0) * jitter();
 }
 
@@ -1048,6 +1094,8 @@ static int level_key(struct parse *ps, struct hwsim_level *l, const char *key,
         return numbers(ps, key, v, &l->share, 1);
     if (strcmp(attr, "_insert") == 0)
         return numbers(ps, key, v, &l->insert, 1);
+    if (strcmp(attr, "_neighbour") == 0)
+        return numbers(ps, key, v, &l->neighbour, 1);
     return bad(ps, "unknown key", key);
 }
 
@@ -1184,6 +1232,10 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
         if (l->insert > 1.0 || (j == 0 && l->insert > 0.0))
             return invalid(ps, "LEVEL_insert is a chance, at most 1, and "
                                "not the L1's");
+        if (l->neighbour < 0.0 || (j == 0 && l->neighbour > 0.0))
+            return invalid(ps, "LEVEL_neighbour is lines a microsecond, not "
+                               "below 0, and not the L1's (other cores "
+                               "share the levels below it)");
         above = l->line;
     }
     return 0;
@@ -1266,6 +1318,8 @@ static void build(const struct hwsim_machine *m)
         S.lev[j].insert = l->insert > 0.0 ? l->insert : 1.0;
         S.lev[j].virt = l->virt;
         S.lev[j].incl = l->incl;
+        S.lev[j].neighbour = l->neighbour * 1e-3;
+        S.neighbours |= l->neighbour > 0.0;
     }
     S.nlev = m->levels;
     set_clock(m->mhz);

@@ -26,6 +26,8 @@ enum { HWSIM_PF_NONE, HWSIM_PF_NEXT_LINE, HWSIM_PF_STRIDE, HWSIM_PF_REGION };
 struct hwsim_level {
     double bytes, ways, line, cycles, share;  /* share 0: none given */
     double insert;             /* this project's: 0 when not given (1) */
+    double neighbour;          /* lines a microsecond other cores' programs
+                                  put in (0: none) */
     int policy, virt, incl;
 };
 struct hwsim_machine {
