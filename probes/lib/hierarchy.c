@@ -828,10 +828,42 @@ static int level_holds(const struct hwmodel_fit *f, size_t k, double size)
  * readings.  They go in before memory, their values the model's; a
  * value whose interval is wider than its tolerance is withheld with the
  * interval as its reason, and the count with the levels' sizes. */
+/* Level j, one the stages did not find, from a fit's values (why: its
+ * source; alone: 1 the model of the curve's, 2 the reuse chain's): its
+ * size within the size tolerance, else withheld with the count; its
+ * latency where some footprint shows it (own: the most of the chain it
+ * alone serves) and within a latency's tolerance. */
+static void put_level(struct hwhier_hierarchy *h,
+                      const struct hwhier_curves *c, size_t j,
+                      enum hwhier_why why, int alone, const double *size,
+                      const double *ns, double own)
+{
+    size_t i;
+    h->size[j] = size[0];
+    h->size_agree[j] = h->size_of[j] = 0;
+    h->alone[j] = alone;
+    h->size_v[j] = h->lat[j] = verdict(why, size[1] / 1024.0,
+                                       size[2] / 1024.0, ns[1], ns[2]);
+    if (size[2] > HWHIER_MODEL_WIDE_BYTES * size[1]) {
+        h->size_v[j] = verdict(HWHIER_MODEL_SIZE_WIDE, size[1] / 1024.0,
+                               size[2] / 1024.0, 0.0, 0.0);
+        h->count = h->size_v[j];
+    }
+    h->ns[j] = ns[0];
+    if (own < HWMODEL_HELD)
+        h->lat[j] = verdict(HWHIER_MODEL_UNSEEN, 100.0 * own, ns[1], ns[2],
+                            0.0);
+    else if (ns[2] > HWHIER_MODEL_WIDE_NS * ns[1])
+        h->lat[j] = verdict(HWHIER_MODEL_NS_WIDE, ns[1], ns[2], 0.0, 0.0);
+    for (i = 0; i + 1 < c->n && c->x[i] < size[0]; i++)
+        ;
+    h->at[j] = i;
+}
+
 static void adopt(const struct hwmodel_fit *f, size_t past,
                   const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
-    size_t add = f->caches - past, last = h->levels - 1, j, i;
+    size_t add = f->caches - past, last = h->levels - 1, j;
     /* Stage 5's doubt, a level of one footprint past the last cache
      * (known one short, with no reason of 7b's or 10's), is what the
      * model settles; the others stand. */
@@ -862,28 +894,9 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
     h->lat[last + add] = h->lat[last];
     for (j = last; j < last + add; j++) {
         size_t k = past + (j - last);
-        h->size[j] = f->size[k];
-        h->size_agree[j] = h->size_of[j] = 0;
-        h->alone[j] = 1;
-        h->size_v[j] = h->lat[j] =
-            verdict(HWHIER_ALONE, f->size_lo[k] / 1024.0,
-                    f->size_hi[k] / 1024.0, f->ns_lo[k], f->ns_hi[k]);
-        if (f->size_hi[k] > HWHIER_MODEL_WIDE_BYTES * f->size_lo[k]) {
-            h->size_v[j] = verdict(HWHIER_MODEL_SIZE_WIDE,
-                                   f->size_lo[k] / 1024.0,
-                                   f->size_hi[k] / 1024.0, 0.0, 0.0);
-            h->count = h->size_v[j];
-        }
-        h->ns[j] = f->ns[k];
-        if (f->own[k] < HWMODEL_HELD)
-            h->lat[j] = verdict(HWHIER_MODEL_UNSEEN, 100.0 * f->own[k],
-                                f->ns_lo[k], f->ns_hi[k], 0.0);
-        else if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k])
-            h->lat[j] = verdict(HWHIER_MODEL_NS_WIDE, f->ns_lo[k],
-                                f->ns_hi[k], 0.0, 0.0);
-        for (i = 0; i + 1 < c->n && c->x[i] < f->size[k]; i++)
-            ;
-        h->at[j] = i;
+        const double size[3] = { f->size[k], f->size_lo[k], f->size_hi[k] },
+                     ns[3] = { f->ns[k], f->ns_lo[k], f->ns_hi[k] };
+        put_level(h, c, j, HWHIER_ALONE, 1, size, ns, f->own[k]);
     }
     h->levels += add;
     h->known = h->levels;
@@ -1117,8 +1130,9 @@ static int reads_past(const struct hwhier_hierarchy *h, size_t k,
 static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
                        const struct hwhier_curves *c)
 {
-    size_t k = f->levels - 1, last = h->levels - 1, i;
-    double own;
+    size_t k = f->levels - 1, last = h->levels - 1;
+    const double size[3] = { f->size[k], f->size_lo[k], f->size_hi[k] },
+                 ns[3] = { f->ns[k], f->ns_lo[k], f->ns_hi[k] };
     /* Stage 5's doubt, a level of one footprint past the last cache
      * (known one short, with no reason of 7b's or 10's), is what it
      * settles, as adopt() does. */
@@ -1139,30 +1153,9 @@ static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
     h->at[last + 1] = h->at[last];
     h->size_v[last + 1] = h->size_v[last];
     h->lat[last + 1] = h->lat[last];
-    h->size[last] = f->size[k];
-    h->size_agree[last] = h->size_of[last] = 0;
-    h->alone[last] = 2;
-    h->size_v[last] = h->lat[last] =
-        verdict(HWHIER_REUSE_LEVEL, f->size_lo[k] / 1024.0,
-                f->size_hi[k] / 1024.0, f->ns_lo[k], f->ns_hi[k]);
-    if (f->size_hi[k] > HWHIER_MODEL_WIDE_BYTES * f->size_lo[k])
-        h->size_v[last] = verdict(HWHIER_MODEL_SIZE_WIDE,
-                                  f->size_lo[k] / 1024.0,
-                                  f->size_hi[k] / 1024.0, 0.0, 0.0);
-    h->ns[last] = f->ns[k];
-    /* At most (K_k - K_k-1) / K_k of the loads are its own, at x = K_k:
-     * short of HWMODEL_HELD no footprint shows its cost, which is then
-     * the shares' extrapolation (as in adopt()). */
-    own = 1.0 - f->size[k - 1] / f->size[k];
-    if (own < HWMODEL_HELD)
-        h->lat[last] = verdict(HWHIER_MODEL_UNSEEN, 100.0 * own, f->ns_lo[k],
-                               f->ns_hi[k], 0.0);
-    else if (f->ns_hi[k] > HWHIER_MODEL_WIDE_NS * f->ns_lo[k])
-        h->lat[last] = verdict(HWHIER_MODEL_NS_WIDE, f->ns_lo[k],
-                               f->ns_hi[k], 0.0, 0.0);
-    for (i = 0; i + 1 < c->n && c->x[i] < f->size[k]; i++)
-        ;
-    h->at[last] = i;
+    /* At most (K_k - K_k-1) / K_k of the loads are its own, at x = K_k. */
+    put_level(h, c, last, HWHIER_REUSE_LEVEL, 2, size, ns,
+              1.0 - f->size[k - 1] / f->size[k]);
     h->levels++;
     h->known = h->levels;
     return 1;
