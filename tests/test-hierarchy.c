@@ -633,6 +633,18 @@ static void reasons(void)
            "a reason cites the constant it rests on (%s)", text);
 }
 
+/* Level k of a reuse fit: its size and latency, each with an interval. */
+static void reuse_level(struct hwreuse_fit *f, size_t k, const double *size,
+                        const double *ns)
+{
+    f->size[k] = size[0];
+    f->size_lo[k] = size[1];
+    f->size_hi[k] = size[2];
+    f->ns[k] = ns[0];
+    f->ns_lo[k] = ns[1];
+    f->ns_hi[k] = ns[2];
+}
+
 /* The reuse chain's count held against the curve's (hwhier_reuse_check):
  * an L1, an L2 of 1 MiB at 4.4 ns and memory at 110, as the curve read
  * them, against fits of the reuse chain from 512 KiB. */
@@ -641,6 +653,9 @@ static void reuse_checks(void)
     static struct hwhier_curves c;
     struct hwhier_hierarchy h, base;
     struct hwreuse_fit f, two;
+    const double slice[3] = { 1835008, 1700000, 1900000 },
+                 share[3] = { 4194304, 3900000, 4400000 },
+                 l3_ns[3] = { 19, 14, 25 };
     char text[320];
     size_t i;
     memset(&base, 0, sizeof base);
@@ -669,12 +684,7 @@ static void reuse_checks(void)
      * thin slice): the count is not known, never 2. */
     two = f;
     two.levels = 2;
-    two.size[1] = 1835008;
-    two.size_lo[1] = 1700000;
-    two.size_hi[1] = 1900000;
-    two.ns[1] = 19;
-    two.ns_lo[1] = 14;
-    two.ns_hi[1] = 25;
+    reuse_level(&two, 1, slice, l3_ns);
     two.ns[2] = two.ns_lo[2] = two.ns_hi[2] = 112;
     h = base;
     hwhier_reuse_check(&h, &two, 1, 524288, &c);
@@ -683,9 +693,7 @@ static void reuse_checks(void)
            "count (%s)", hwhier_reason(&h.count, text, sizeof text));
     /* Twice the L2 and more: the level goes in, its latency withheld
      * where it alone serves under HWMODEL_HELD of the chain. */
-    two.size[1] = 4194304;
-    two.size_lo[1] = 3900000;
-    two.size_hi[1] = 4400000;
+    reuse_level(&two, 1, share, l3_ns);
     h = base;
     hwhier_reuse_check(&h, &two, 1, 524288, &c);
     checkf(h.count.why == HWHIER_WRITTEN && h.levels == 4
