@@ -375,13 +375,18 @@ static void far(struct bench *b, size_t n)
 
 /* Each line of the reuse chain comes this many times a cycle, so that a
  * load's line is drawn almost afresh (reuse.h); a timing is REUSE_LOADS
- * loads, whose share of hits varies by under 1%. */
+ * loads, whose share of hits varies by about half a percent. */
 #define REUSE_SLOTS 4
-#define REUSE_LOADS 16384
+#define REUSE_LOADS 8192
+/* Its largest footprint: each costs a shuffle of its slots and a pass,
+ * seconds past this (a server's L3), where a guest's share and a client's
+ * L3 lie below; past it the count is the round-robin curve's alone. */
+#define REUSE_MAX_BYTES ((double)(32u << 20))
 
 /* Where the round-robin curve's last cache (and the one before, when
  * within two octaves of it) could hide a level before memory: from half
- * its size to the curve's end.  0 when there is no such range. */
+ * its size to the curve's end, or REUSE_MAX_BYTES.  0 when that is less
+ * than two octaves. */
 static int reuse_range(const struct hwhier_hierarchy *h, const double *x,
                        size_t n, double *lo, double *hi)
 {
@@ -392,17 +397,19 @@ static int reuse_range(const struct hwhier_hierarchy *h, const double *x,
     *lo = h->size[last] / 2.0;
     if (last > 0 && 4.0 * h->size[last - 1] > *lo)
         *lo = h->size[last - 1] / 2.0;
-    *hi = x[n - 1];
+    *hi = x[n - 1] < REUSE_MAX_BYTES ? x[n - 1] : REUSE_MAX_BYTES;
     return *lo > 0.0 && *hi > 4.0 * *lo;
 }
 
 /* The reuse chain over the footprints of the curve from lo to hi: each
- * built in the first placement's pages, two loads a line to bring it to
- * its steady state, then timed HWREUSE_REPEATS times. */
+ * built in the first placement's pages, brought to its steady state by
+ * two loads a line or twice the last cache's lines (4 lo / line),
+ * whichever is fewer (caches full of lines drawn at random from the
+ * footprint are that state), then timed HWREUSE_REPEATS times. */
 static void reuse(struct bench *b, double lo, double hi)
 {
     uint64_t seed = 0x2E05E;
-    size_t i, r, *next;
+    size_t i, r, *next, warm = (size_t)(4.0 * lo / (double)b->line);
     struct hwchain_walk w;
     next = malloc(REUSE_SLOTS * (size_t)(hi / (double)b->line)
                   * sizeof *next);
@@ -416,7 +423,7 @@ static void reuse(struct bench *b, double lo, double hi)
             break;
         w.p = hwchain_reuse_cycle(b->buf, lines, b->line, REUSE_SLOTS, next,
                                   &seed);
-        hwchain_touch(&w, 2 * lines);
+        hwchain_touch(&w, 2 * lines < warm ? 2 * lines : warm);
         b->reuse_x[b->nreuse] = b->x[i];
         for (r = 0; r < HWREUSE_REPEATS; r++)
             b->reuse[r][b->nreuse] = hwchain_time_pass(&w, REUSE_LOADS) * 1e9;
