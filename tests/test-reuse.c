@@ -46,7 +46,8 @@ static void synth(struct hwreuse_curve *c, const double *k, const double *t,
         c->m[c->n] = HWREUSE_REPEATS;
         for (r = 0; r < HWREUSE_REPEATS; r++) {
             s ^= s << 13; s ^= s >> 7; s ^= s << 17;
-            c->y[c->n][r] = cost * (1.0 + noise * ((double)(s % 1000) / 1000.0));
+            c->y[c->n][r] =
+                cost * (1.0 + noise * ((double)(s % 1000) / 1000.0));
         }
         c->n++;
     }

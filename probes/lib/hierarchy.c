@@ -818,16 +818,6 @@ static int level_holds(const struct hwmodel_fit *f, size_t k, double size)
                      losing(f, k, 0.5), HWHIER_MODEL_SLACK, HUGE_VAL);
 }
 
-/* The model's levels from `past` on lie beyond the stages' last cache
- * and the model bears out every level the stages found: those levels are
- * the model's alone (a guest's thin slice of a shared L3 is a level the
- * stages' flat points never show).  One method alone must be clear of
- * the mixes it could be: each level, at its interval's ends, at least
- * HWHIER_ALONE_STEP slower than the one above, a level step faster than
- * the next, and HWMODEL_APART larger than the level above in both
- * readings.  They go in before memory, their values the model's; a
- * value whose interval is wider than its tolerance is withheld with the
- * interval as its reason, and the count with the levels' sizes. */
 /* Level j, one the stages did not find, from a fit's values (why: its
  * source; alone: 1 the model of the curve's, 2 the reuse chain's): its
  * size within the size tolerance, else withheld with the count; its
@@ -860,6 +850,16 @@ static void put_level(struct hwhier_hierarchy *h,
     h->at[j] = i;
 }
 
+/* The model's levels from `past` on lie beyond the stages' last cache
+ * and the model bears out every level the stages found: those levels are
+ * the model's alone (a guest's thin slice of a shared L3 is a level the
+ * stages' flat points never show).  One method alone must be clear of
+ * the mixes it could be: each level, at its interval's ends, at least
+ * HWHIER_ALONE_STEP slower than the one above, a level step faster than
+ * the next, and HWMODEL_APART larger than the level above in both
+ * readings.  They go in before memory, their values the model's; a
+ * value whose interval is wider than its tolerance is withheld with the
+ * interval as its reason, and the count with the levels' sizes. */
 static void adopt(const struct hwmodel_fit *f, size_t past,
                   const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 {
@@ -1170,7 +1170,7 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
      * (a chain that falls off a cliff into memory, which K/x of a fixed
      * share cannot make, fitted with memory far past it), says nothing. */
     if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE
-        || (h->memory && h->ns[last] > 0.0
+        || ((h->memory || h->mem.why == HWHIER_MODEL_NS) && h->ns[last] > 0.0
             && !borne_out(h->ns[last], f->ns_lo[k], f->ns_hi[k],
                           HWHIER_MODEL_SLACK_NS, HUGE_VAL)))
         return;
@@ -1185,11 +1185,15 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
     } else if (k == ours + 1
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)) {
-        if (model_doubt(h->count) && adopt_reuse(h, f, c))
+        struct hwhier_verdict was = h->count;
+        /* The level settles the model's doubt; its own size's may stand. */
+        if (model_doubt(was))
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
-        else
+        if (!model_doubt(was) || !adopt_reuse(h, f, c)) {
+            h->count = was;
             count_not_known(h, HWHIER_REUSE_PAST, from / 1024.0,
                             f->size[k - 1] / 1024.0);
+        }
     } else if (k < ours)
         count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
 }

@@ -21,13 +21,15 @@ struct reuse_points {
 /* One fit: sizes K[1..k] given, latencies solved. */
 struct reuse_trial {
     size_t k;
-    double size[HWREUSE_MAX_LEVELS], ns[REUSE_UNKNOWNS], se[REUSE_UNKNOWNS], chi2;
+    double size[HWREUSE_MAX_LEVELS], ns[REUSE_UNKNOWNS], se[REUSE_UNKNOWNS];
+    double chi2;
 };
 
 /* Each point's fastest timing (a neighbour only ever slows a chain) less
  * the levels below; its noise the gap to the middle timing, floored by
  * the model's own error (HWMODEL_FLOOR). */
-static void reuse_points_of(const struct hwreuse_curve *c, struct reuse_points *p)
+static void reuse_points_of(const struct hwreuse_curve *c,
+                            struct reuse_points *p)
 {
     size_t i, r, s;
     p->n = 0;
@@ -89,7 +91,8 @@ static double reuse_weight(const struct reuse_trial *t,
  * not determined or not a level step apart (HWMODEL_STEP). */
 static int reuse_solve(struct reuse_trial *t, const struct reuse_points *p)
 {
-    double a[REUSE_UNKNOWNS][REUSE_UNKNOWNS + 1], inv[REUSE_UNKNOWNS][REUSE_UNKNOWNS];
+    double a[REUSE_UNKNOWNS][REUSE_UNKNOWNS + 1];
+    double inv[REUSE_UNKNOWNS][REUSE_UNKNOWNS];
     double e[REUSE_UNKNOWNS][2 * REUSE_UNKNOWNS];
     size_t u = t->k + 1, i, j, l, r;
     memset(a, 0, sizeof a);
@@ -197,7 +200,8 @@ static void reuse_visit(struct reuse_search *s, struct reuse_trial *t)
 
 /* Every set of k sizes on the grid, from grid point `from` on, each
  * HWMODEL_APART past the one before. */
-static void reuse_sizes(struct reuse_search *s, struct reuse_trial *t, size_t j, size_t from)
+static void reuse_sizes(struct reuse_search *s, struct reuse_trial *t,
+                        size_t j, size_t from)
 {
     size_t g;
     if (j == t->k) {
