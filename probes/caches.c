@@ -411,8 +411,10 @@ static void reuse(struct bench *b, double lo, double hi)
     uint64_t seed = 0x2E05E;
     size_t i, r, *next, warm = (size_t)(4.0 * lo / (double)b->line);
     struct hwchain_walk w;
-    next = malloc(REUSE_SLOTS * (size_t)(hi / (double)b->line)
-                  * sizeof *next);
+    /* A line shorter than REUSE_SLOTS pointers holds as many as fit. */
+    size_t slots = b->line / sizeof(void *) < REUSE_SLOTS
+                       ? b->line / sizeof(void *) : REUSE_SLOTS;
+    next = malloc(slots * (size_t)(hi / (double)b->line) * sizeof *next);
     if (next == NULL)
         return;
     for (i = 0; i < b->n && b->nreuse < HWREUSE_MAX_POINTS; i++) {
@@ -421,7 +423,7 @@ static void reuse(struct bench *b, double lo, double hi)
             continue;
         if (hwp_budget_left() < 0.0)
             break;
-        w.p = hwchain_reuse_cycle(b->buf, lines, b->line, REUSE_SLOTS, next,
+        w.p = hwchain_reuse_cycle(b->buf, lines, b->line, slots, next,
                                   &seed);
         hwchain_touch(&w, 2 * lines < warm ? 2 * lines : warm);
         b->reuse_x[b->nreuse] = b->x[i];
