@@ -259,3 +259,51 @@ size_t hwcurve_qt_cluster(const double *v, size_t n, double rel_diameter,
     free(s);
     return nc;
 }
+
+int hwcurve_solve(const double *n, size_t stride, double *b, size_t m,
+                  double *inv, size_t istride)
+{
+    double a[HWCURVE_SOLVE_MAX][2 * HWCURVE_SOLVE_MAX];
+    size_t i, j, r;
+    if (m > HWCURVE_SOLVE_MAX)
+        return 0;
+    for (i = 0; i < m; i++)
+        for (j = 0; j < 2 * m; j++)
+            a[i][j] = j < m ? n[i * stride + j] : (j - m == i ? 1.0 : 0.0);
+    for (i = 0; i < m; i++) {
+        size_t best = i;
+        for (r = i + 1; r < m; r++)
+            if (fabs(a[r][i]) > fabs(a[best][i]))
+                best = r;
+        if (!(fabs(a[best][i]) > 1e-12 * (fabs(a[i][i]) + 1e-300)) ||
+            a[best][i] == 0.0)
+            return 0;
+        if (best != i) {
+            for (j = 0; j < 2 * m; j++) {
+                double t = a[i][j];
+                a[i][j] = a[best][j];
+                a[best][j] = t;
+            }
+            {
+                double t = b[i];
+                b[i] = b[best];
+                b[best] = t;
+            }
+        }
+        for (r = 0; r < m; r++) {
+            double f;
+            if (r == i)
+                continue;
+            f = a[r][i] / a[i][i];
+            for (j = 0; j < 2 * m; j++)
+                a[r][j] -= f * a[i][j];
+            b[r] -= f * b[i];
+        }
+    }
+    for (i = 0; i < m; i++) {
+        b[i] /= a[i][i];
+        for (j = 0; j < m; j++)
+            inv[i * istride + j] = a[i][m + j] / a[i][i];
+    }
+    return 1;
+}

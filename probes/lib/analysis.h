@@ -63,6 +63,14 @@ double hwcurve_median(const double *v, size_t n);
  * memory. */
 double hwcurve_quantile(const double *v, size_t n, double q);
 
+/* The m x m system n (row i at n + i * stride) solved in place in b
+ * (Gauss-Jordan, partial pivoting), its inverse into inv (row stride
+ * istride), for least squares and their covariance; 0 when singular or
+ * m is over HWCURVE_SOLVE_MAX. */
+#define HWCURVE_SOLVE_MAX 8
+int hwcurve_solve(const double *n, size_t stride, double *b, size_t m,
+                  double *inv, size_t istride);
+
 /* Two sweeps of one experiment ran on the same machine when at most
  * HWCURVE_DISTURBED_SHARE of their times differ by more than a factor of
  * HWCURVE_DISTURBED.  A time is the minimum of its trials, and on a core

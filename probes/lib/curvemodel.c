@@ -61,52 +61,12 @@ static void served(const struct config *g, double x, double *a)
     a[g->k] = 1.0 - below;
 }
 
-/* Solve the m x m system in place (Gauss-Jordan, partial pivoting), the
- * inverse into inv; 0 when singular. */
+/* The m x m system n (stride LEVELS) solved in place in b, its inverse
+ * into inv; 0 when singular. */
 static int solve(double n[LEVELS][LEVELS], double *b, size_t m,
                  double inv[LEVELS][LEVELS])
 {
-    double a[LEVELS][2 * LEVELS];
-    size_t i, j, r;
-    for (i = 0; i < m; i++)
-        for (j = 0; j < 2 * m; j++)
-            a[i][j] = j < m ? n[i][j] : (j - m == i ? 1.0 : 0.0);
-    for (i = 0; i < m; i++) {
-        size_t best = i;
-        for (r = i + 1; r < m; r++)
-            if (fabs(a[r][i]) > fabs(a[best][i]))
-                best = r;
-        if (!(fabs(a[best][i]) > 1e-12 * (fabs(a[i][i]) + 1e-300)) ||
-            a[best][i] == 0.0)
-            return 0;
-        if (best != i) {
-            for (j = 0; j < 2 * m; j++) {
-                double t = a[i][j];
-                a[i][j] = a[best][j];
-                a[best][j] = t;
-            }
-            {
-                double t = b[i];
-                b[i] = b[best];
-                b[best] = t;
-            }
-        }
-        for (r = 0; r < m; r++) {
-            double f;
-            if (r == i)
-                continue;
-            f = a[r][i] / a[i][i];
-            for (j = 0; j < 2 * m; j++)
-                a[r][j] -= f * a[i][j];
-            b[r] -= f * b[i];
-        }
-    }
-    for (i = 0; i < m; i++) {
-        b[i] /= a[i][i];
-        for (j = 0; j < m; j++)
-            inv[i][j] = a[i][m + j] / a[i][i];
-    }
-    return 1;
+    return hwcurve_solve(&n[0][0], LEVELS, b, m, &inv[0][0], LEVELS);
 }
 
 /* The latencies for g's edges by weighted least squares on relative

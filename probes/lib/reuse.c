@@ -1,5 +1,6 @@
 /* reuse.c - the reuse chain's curve, fitted (see reuse.h). */
 #include "reuse.h"
+#include "analysis.h"
 #include "curvemodel.h"
 
 #include <math.h>
@@ -31,28 +32,26 @@ struct reuse_trial {
 static void reuse_points_of(const struct hwreuse_curve *c,
                             struct reuse_points *p)
 {
-    size_t i, r, s;
+    size_t i, r;
     p->n = 0;
     p->k0 = c->k0;
     for (i = 0; i < c->n && i < HWREUSE_MAX_POINTS; i++) {
-        double v[HWREUSE_REPEATS], sigma;
+        double least, sigma;
         size_t m = c->m[i] < HWREUSE_REPEATS ? c->m[i] : HWREUSE_REPEATS;
         if (m == 0 || c->x[i] <= 0.0)
             continue;
-        memcpy(v, c->y[i], m * sizeof *v);
-        for (r = 1; r < m; r++)
-            for (s = r; s > 0 && v[s] < v[s - 1]; s--) {
-                double t = v[s];
-                v[s] = v[s - 1];
-                v[s - 1] = t;
-            }
-        sigma = v[(m - 1) / 2] - v[0];
-        if (sigma < HWMODEL_FLOOR * v[0])
-            sigma = HWMODEL_FLOOR * v[0];
+        for (least = c->y[i][0], r = 1; r < m; r++)
+            if (c->y[i][r] < least)
+                least = c->y[i][r];
+        /* The lower middle timing: element (m - 1) / 2 in order. */
+        sigma = hwcurve_quantile(c->y[i], m,
+                                 (double)((m - 1) / 2) / (double)m) - least;
+        if (sigma < HWMODEL_FLOOR * least)
+            sigma = HWMODEL_FLOOR * least;
         if (sigma <= 0.0)
             continue;
         p->x[p->n] = c->x[i];
-        p->y[p->n] = v[0] - c->a0 / c->x[i];
+        p->y[p->n] = least - c->a0 / c->x[i];
         p->w[p->n] = 1.0 / (sigma * sigma);
         p->n++;
     }
@@ -91,11 +90,11 @@ static double reuse_weight(const struct reuse_trial *t,
  * not determined or not a level step apart (HWMODEL_STEP). */
 static int reuse_solve(struct reuse_trial *t, const struct reuse_points *p)
 {
-    double a[REUSE_UNKNOWNS][REUSE_UNKNOWNS + 1];
+    double a[REUSE_UNKNOWNS][REUSE_UNKNOWNS], b[REUSE_UNKNOWNS];
     double inv[REUSE_UNKNOWNS][REUSE_UNKNOWNS];
-    double e[REUSE_UNKNOWNS][2 * REUSE_UNKNOWNS];
-    size_t u = t->k + 1, i, j, l, r;
+    size_t u = t->k + 1, i, j, l;
     memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
     for (i = 0; i < p->n; i++) {
         double w[REUSE_UNKNOWNS];
         for (j = 0; j < u; j++)
@@ -103,43 +102,14 @@ static int reuse_solve(struct reuse_trial *t, const struct reuse_points *p)
         for (j = 0; j < u; j++) {
             for (l = 0; l < u; l++)
                 a[j][l] += p->w[i] * w[j] * w[l];
-            a[j][u] += p->w[i] * w[j] * p->y[i];
+            b[j] += p->w[i] * w[j] * p->y[i];
         }
     }
-    /* Gauss-Jordan on [A | I], for the solution and the covariance. */
-    for (j = 0; j < u; j++)
-        for (l = 0; l < 2 * u; l++)
-            e[j][l] = l < u ? a[j][l] : (l - u == j ? 1.0 : 0.0);
+    if (!hwcurve_solve(&a[0][0], REUSE_UNKNOWNS, b, u, &inv[0][0],
+                       REUSE_UNKNOWNS))
+        return -1;
     for (j = 0; j < u; j++) {
-        size_t best = j;
-        double piv;
-        for (r = j + 1; r < u; r++)
-            if (fabs(e[r][j]) > fabs(e[best][j]))
-                best = r;
-        if (fabs(e[best][j]) < 1e-12 * (fabs(a[j][j]) + 1e-300))
-            return -1;
-        for (l = 0; l < 2 * u; l++) {
-            double s = e[j][l];
-            e[j][l] = e[best][l];
-            e[best][l] = s;
-        }
-        piv = e[j][j];
-        for (l = 0; l < 2 * u; l++)
-            e[j][l] /= piv;
-        for (r = 0; r < u; r++)
-            if (r != j && e[r][j] != 0.0) {
-                double f = e[r][j];
-                for (l = 0; l < 2 * u; l++)
-                    e[r][l] -= f * e[j][l];
-            }
-    }
-    for (j = 0; j < u; j++)
-        for (l = 0; l < u; l++)
-            inv[j][l] = e[j][u + l];
-    for (j = 0; j < u; j++) {
-        t->ns[j] = 0.0;
-        for (l = 0; l < u; l++)
-            t->ns[j] += inv[j][l] * a[l][u];
+        t->ns[j] = b[j];
         t->se[j] = inv[j][j] > 0.0 ? sqrt(inv[j][j]) : 0.0;
     }
     if (t->ns[0] <= 0.0)
@@ -223,23 +193,27 @@ static void reuse_sizes(struct reuse_search *s, struct reuse_trial *t,
 static double reuse_trimmed(const struct reuse_trial *t,
                             const struct reuse_points *p)
 {
-    double z[HWREUSE_MAX_POINTS], sum = 0.0,
+    double z[HWREUSE_MAX_POINTS], sum = 0.0, cut,
            dof = (double)p->n - (double)(2 * t->k + 1);
-    size_t i, j, keep = (size_t)(HWMODEL_TRIM * (double)p->n);
+    size_t i, j, below = 0, keep = (size_t)(HWMODEL_TRIM * (double)p->n);
     if (dof <= 0.0 || keep == 0)
         return HUGE_VAL;
     for (i = 0; i < p->n; i++) {
-        double m = 0.0, d, v;
+        double m = 0.0, d;
         for (j = 0; j <= t->k; j++)
             m += t->ns[j] * reuse_weight(t, p, j, p->x[i]);
         d = p->y[i] - m;
-        v = p->w[i] * d * d;
-        for (j = i; j > 0 && z[j - 1] > v; j--)
-            z[j] = z[j - 1];
-        z[j] = v;
+        z[i] = p->w[i] * d * d;
     }
-    for (i = 0; i < keep; i++)
-        sum += z[i];
+    /* The `keep` smallest: those under the value at `keep` in order, and
+     * as many of its ties as make up the number. */
+    cut = hwcurve_quantile(z, p->n, HWMODEL_TRIM);
+    for (i = 0; i < p->n; i++)
+        if (z[i] < cut) {
+            sum += z[i];
+            below++;
+        }
+    sum += (double)(keep - below) * cut;
     return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)p->n / dof;
 }
 
