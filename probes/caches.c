@@ -7,12 +7,9 @@
  * (chain.h: hwchain_round_robin), so that an alias chain through the same
  * pages (memory.h) times their TLB misses alone: the difference is a
  * curve of the caches without the TLB's steps, whose heights are the
- * levels' load-to-use latencies.  Footprints grow four an octave, under
- * several page placements while small, until memory is flat for an
- * octave; hierarchy.h reads the levels, their edges and latencies.
- * Past the last cache a reuse chain, each load to a line drawn at random,
- * counts the levels again where no replacement policy can hide one in a
- * soft edge (reuse.h).
+ * levels' load-to-use latencies.  Footprints grow four an octave until
+ * memory is flat for an octave; hierarchy.h reads the levels.  A reuse
+ * chain (reuse.h) then counts the levels past the last cache again.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"

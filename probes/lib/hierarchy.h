@@ -263,23 +263,14 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h);
 
-/* The third reading of the count: the reuse chain's (reuse.h), whose
- * levels no soft edge hides.  From its first footprint (from, bytes) to
- * memory it reads f->levels levels where the curve has `ours`.  A fit
- * that misses by more than HWHIER_ADEQUATE times the noise, the worst
- * fifth of the points out (page walks it does not model), or reads
- * memory where the stages' is not, says nothing; one undecided about a level past the
- * curve's last cache leaves the count unknown.
- * The same count settles the doubt of a soft last edge
- * (HWHIER_MODEL_SOFT).  One level more, past the curve's last cache, a
- * level step slower than it and faster than memory over its interval,
- * is one the curve's soft edge hid: it goes in where its size is
- * HWHIER_REUSE_APART times the one before's over its interval (its size
- * within the size tolerance, its latency only where no footprint's
- * cost is an extrapolation), and otherwise leaves the count unknown.
- * Fewer levels than the curve's leave the count unknown too (a level
- * the model of the curve alone read); more, not past its last cache (one
- * split in two by a way count the fit does not know), say nothing. */
+/* The count read a third way: the reuse chain's levels from its first
+ * footprint (from, bytes) to memory, f->levels where the curve has
+ * `ours` (docs/analysis.md states the rules).  A fit that misses the
+ * readings or the stages' memory says nothing; the same count settles a
+ * soft last edge; fewer levels, or doubt about one past the last cache,
+ * leave the count unknown; one past it goes in where its size is
+ * HWHIER_REUSE_APART times the one before's over its interval (under
+ * that, a thin slice and a share no larger than 1.5x read alike). */
 #define HWHIER_REUSE_APART 2.0
 struct hwreuse_fit;
 void hwhier_reuse_check(struct hwhier_hierarchy *h,

@@ -1,20 +1,13 @@
-/* reuse.h - the reuse chain's curve (caches.c): a chain whose every load
- * goes to a line drawn afresh from the footprint's (chain.h:
- * hwchain_reuse_cycle).  A level holding C bytes of it serves C / x of
- * its loads at footprint x whatever it evicts first (the independent
- * reference model): LRU, pseudo-LRU, random and a victim level alike, the
- * policies that shape the round-robin curve's edges.  With the levels'
- * cumulative sizes K_1 < ... < K_n, their latencies t_k, memory's t_m,
- * and K_0 the size of the levels below the footprints, whose loads cost
- * a known a / x:
- *     L(x) = a / x + sum_k t_k (min(x, K_k) - min(x, K_{k-1})) / x
+/* reuse.h - the reuse chain's curve (caches.c): every load to a line
+ * drawn afresh (chain.h: hwchain_reuse_cycle), so a level holding K bytes
+ * serves K / x of it at footprint x whatever it evicts first.  With
+ * cumulative sizes K_k, latencies t_k, memory's t_m, and the levels below
+ * the footprints costing a known a / x:
+ *     L(x) = a / x + sum_k t_k (min(x, K_k) - min(x, K_k-1)) / x
  *            + t_m (1 - min(x, K_n) / x).
- * No edge has a steepness to fit, so no level hides in the soft edge of
- * the one before: the count of levels between the first footprint and
- * memory is evidence apart from the round-robin curve's (hierarchy.h).
- * It is chosen as curvemodel.h chooses its own (HWMODEL_EXPLAINS,
- * HWMODEL_UNSURE), every size and latency with its interval.  Pure;
- * tests/test-reuse.c.
+ * No edge has a steepness to fit, so no level hides in the one before's;
+ * the count is chosen as curvemodel.h chooses its own, every value with
+ * an interval.  Pure; tests/test-reuse.c.
  */
 #ifndef HWPROBE_REUSE_H
 #define HWPROBE_REUSE_H
