@@ -415,14 +415,16 @@ static void reuse(struct bench *b, double lo, double hi)
     if (next == NULL)
         return;
     for (i = 0; i < b->n && b->nreuse < HWREUSE_MAX_POINTS; i++) {
-        size_t lines = (size_t)(b->x[i] / (double)b->line);
+        size_t lines = (size_t)(b->x[i] / (double)b->line), touch;
         if (b->x[i] < lo || b->x[i] > hi)
             continue;
         if (hwp_budget_left() < 0.0)
             break;
-        w.p = hwchain_reuse_cycle(b->buf, lines, b->line, slots, next,
-                                  &seed);
-        hwchain_touch(&w, 2 * lines < warm ? 2 * lines : warm);
+        touch = 2 * lines < warm ? 2 * lines : warm;
+        w.p = hwchain_reuse_cycle(b->buf, lines, b->line, slots,
+                                  touch + HWREUSE_REPEATS * REUSE_LOADS,
+                                  next, &seed);
+        hwchain_touch(&w, touch);
         b->reuse_x[b->nreuse] = b->x[i];
         for (r = 0; r < HWREUSE_REPEATS; r++)
             b->reuse[r][b->nreuse] = hwchain_time_pass(&w, REUSE_LOADS) * 1e9;

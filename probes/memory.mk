@@ -21,7 +21,7 @@ probe_programs += probes/l1d probes/caches probes/lines probes/tlb \
 # The analysis on synthetic and recorded curves (deterministic), and the
 # probes run live.
 memory_units = tests/test-levels tests/test-hierarchy tests/test-inclusion \
-	tests/test-curvemodel tests/test-reuse \
+	tests/test-curvemodel tests/test-reuse tests/test-chain \
 	tests/test-conflict
 check_PROGRAMS += $(memory_units)
 memory_tests = tests/l1d.test tests/caches.test tests/lines.test \

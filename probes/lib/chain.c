@@ -141,14 +141,29 @@ static char *reuse_slot(char *base, size_t i, size_t lines, size_t line)
 }
 
 void **hwchain_reuse_cycle(char *base, size_t lines, size_t line, size_t slots,
-                           size_t *next, uint64_t *seed)
+                           size_t links, size_t *next, uint64_t *seed)
 {
     size_t n = lines * slots, i;
-    sattolo(next, n, seed);
+    if (links == 0 || links >= n) {
+        sattolo(next, n, seed);
+        for (i = 0; i < n; i++)
+            *(void **)reuse_slot(base, i, lines, line) =
+                reuse_slot(base, next[i], lines, line);
+        return (void **)base;
+    }
+    /* The first `links` steps of Fisher and Yates's shuffle: that many
+     * slots, each drawn uniformly from those not drawn yet. */
     for (i = 0; i < n; i++)
-        *(void **)reuse_slot(base, i, lines, line) =
-            reuse_slot(base, next[i], lines, line);
-    return (void **)base;
+        next[i] = i;
+    for (i = 0; i < links; i++) {
+        size_t j = i + (size_t)(hwp_rand(seed) % (n - i)), t = next[i];
+        next[i] = next[j];
+        next[j] = t;
+    }
+    for (i = 0; i < links; i++)
+        *(void **)reuse_slot(base, next[i], lines, line) =
+            reuse_slot(base, next[i + 1 < links ? i + 1 : 0], lines, line);
+    return (void **)reuse_slot(base, next[0], lines, line);
 }
 
 /* Unit q's order of its `lines` lines: random, seeded by q, or

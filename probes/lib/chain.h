@@ -73,11 +73,13 @@ void **hwchain_random_cycle(char *base, size_t n, size_t stride, size_t *next,
  * base, each line `slots` times (its first slots pointers), all
  * lines * slots of them in one uniformly random cycle: each load goes to
  * a line drawn afresh, so a cache of C lines holds C / lines of the loads
- * whatever its replacement policy (caches.c, the reuse chain).  Links are
- * written in address order, slot by slot; next is scratch for
+ * whatever its replacement policy (caches.c, the reuse chain).  A caller
+ * that walks fewer links than that passes how many (else 0): a cycle of
+ * that many slots drawn at random is then the same draw for the links
+ * walked, at the cost of those links alone.  next is scratch for
  * lines * slots entries.  Returns the chain's start. */
 void **hwchain_reuse_cycle(char *base, size_t lines, size_t line, size_t slots,
-                           size_t *next, uint64_t *seed);
+                           size_t links, size_t *next, uint64_t *seed);
 
 /* The caches probe's round-robin string: n units (pages, or blocks of a
  * page) from base, visited in the order units[0..n-1], one line of each
