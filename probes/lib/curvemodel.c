@@ -466,16 +466,33 @@ static void own_shares(const struct points *pt, const struct config *g,
     }
 }
 
-/* The misfit per point of g's fit, robust: the mean of the smallest
- * HWMODEL_TRIM of the points' squared residuals in noise units, over what
- * that share of a chi-square of one degree averages, scaled to the fit's
- * degrees of freedom.  HUGE_VAL for no fit. */
+double hwmodel_trimmed(const double *z, size_t n, double dof)
+{
+    double sum = 0.0, cut;
+    size_t i, below = 0, keep = (size_t)(HWMODEL_TRIM * (double)n);
+    if (dof <= 0.0 || keep == 0)
+        return HUGE_VAL;
+    /* The `keep` smallest: those under the value at `keep` in order, and
+     * as many of its ties as make up the number. */
+    cut = hwcurve_quantile(z, n, HWMODEL_TRIM);
+    for (i = 0; i < n; i++)
+        if (z[i] < cut) {
+            sum += z[i];
+            below++;
+        }
+    sum += (double)(keep - below) * cut;
+    return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)n / dof;
+}
+
+/* The misfit per point of g's fit, robust (hwmodel_trimmed): its
+ * residuals relative to each reading, in noise units.  HUGE_VAL for no
+ * fit. */
 static double misfit(const struct points *pt, const struct config *g,
                      double dof)
 {
-    double z[HWMODEL_MAX_POINTS], a[LEVELS], sum = 0.0, cut;
-    size_t i, j, below = 0, keep = (size_t)(HWMODEL_TRIM * (double)pt->n);
-    if (g->chi2 == HUGE_VAL || dof <= 0.0 || keep == 0)
+    double z[HWMODEL_MAX_POINTS], a[LEVELS];
+    size_t i, j;
+    if (g->chi2 == HUGE_VAL)
         return HUGE_VAL;
     for (i = 0; i < pt->n; i++) {
         double cost = 0.0, r;
@@ -485,16 +502,7 @@ static double misfit(const struct points *pt, const struct config *g,
         r = (pt->y[i] - cost) / pt->y[i];
         z[i] = pt->w[i] * r * r;
     }
-    /* The `keep` smallest: those under the value at `keep` in order, and
-     * as many of its ties as make up the number. */
-    cut = hwcurve_quantile(z, pt->n, HWMODEL_TRIM);
-    for (i = 0; i < pt->n; i++)
-        if (z[i] < cut) {
-            sum += z[i];
-            below++;
-        }
-    sum += (double)(keep - below) * cut;
-    return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)pt->n / dof;
+    return hwmodel_trimmed(z, pt->n, dof);
 }
 
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,

@@ -103,4 +103,11 @@ struct hwmodel_fit {
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                 struct hwmodel_fit *f);
 
+/* The robust misfit per point of n squared residuals z[] in noise units
+ * (z is not modified): the mean of the smallest HWMODEL_TRIM of them,
+ * over HWMODEL_TRIM_MEAN, scaled to dof degrees of freedom.  HUGE_VAL
+ * where dof or the points kept are none.  The curve model's and the
+ * reuse chain's (reuse.h). */
+double hwmodel_trimmed(const double *z, size_t n, double dof);
+
 #endif

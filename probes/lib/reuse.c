@@ -186,18 +186,13 @@ static void reuse_sizes(struct reuse_search *s, struct reuse_trial *t,
     }
 }
 
-/* The misfit per point of fit t, robust as curvemodel.c's: the mean of
- * the smallest HWMODEL_TRIM of the points' squared residuals in noise
- * units, over what that share of a chi-square of one degree averages,
- * scaled to the fit's degrees of freedom. */
+/* The misfit per point of fit t, robust as the curve model's
+ * (hwmodel_trimmed), scaled to the fit's degrees of freedom. */
 static double reuse_trimmed(const struct reuse_trial *t,
                             const struct reuse_points *p)
 {
-    double z[HWREUSE_MAX_POINTS], sum = 0.0, cut,
-           dof = (double)p->n - (double)(2 * t->k + 1);
-    size_t i, j, below = 0, keep = (size_t)(HWMODEL_TRIM * (double)p->n);
-    if (dof <= 0.0 || keep == 0)
-        return HUGE_VAL;
+    double z[HWREUSE_MAX_POINTS];
+    size_t i, j;
     for (i = 0; i < p->n; i++) {
         double m = 0.0, d;
         for (j = 0; j <= t->k; j++)
@@ -205,16 +200,7 @@ static double reuse_trimmed(const struct reuse_trial *t,
         d = p->y[i] - m;
         z[i] = p->w[i] * d * d;
     }
-    /* The `keep` smallest: those under the value at `keep` in order, and
-     * as many of its ties as make up the number. */
-    cut = hwcurve_quantile(z, p->n, HWMODEL_TRIM);
-    for (i = 0; i < p->n; i++)
-        if (z[i] < cut) {
-            sum += z[i];
-            below++;
-        }
-    sum += (double)(keep - below) * cut;
-    return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)p->n / dof;
+    return hwmodel_trimmed(z, p->n, (double)p->n - (double)(2 * t->k + 1));
 }
 
 /* The misfit per point of a k-level fit, at least 1: the noise's scale
