@@ -1,5 +1,7 @@
 /* bandwidth.c - streaming memory bandwidth: read, write and copy, by one
- * thread and by all the CPUs this process may use (STREAM-like loops).
+ * thread and by all the CPUs this process may use (STREAM-like loops),
+ * and by one thread writing with non-temporal stores, which tells a
+ * program whether skipping the read of each line it writes pays here.
  *
  * The footprint is several times the last-level cache (llc_effective_bytes,
  * when the memory probes found it), so each pass streams from memory.
@@ -33,12 +35,15 @@
 #define ROUNDS 3
 #define IMPROVEMENT 0.02
 
-enum op { READ, WRITE, COPY, OPS };
-/* Each op's keys: by one thread, by all. */
+enum op { READ, WRITE, COPY, NT_WRITE, OPS };
+/* Each op's keys: by one thread, by all (none for non-temporal stores:
+ * what they save is a read per line, which one thread shows). */
 static const char *const op_key[OPS][2] = {
     {"mem_bandwidth_mbps", "mem_bandwidth_all_mbps"},
     {"mem_write_bandwidth_mbps", "mem_write_bandwidth_all_mbps"},
-    {"mem_copy_bandwidth_mbps", "mem_copy_bandwidth_all_mbps"}};
+    {"mem_copy_bandwidth_mbps", "mem_copy_bandwidth_all_mbps"},
+    {"mem_nt_write_bandwidth_mbps", NULL}};
+static int have_nt = 1;
 
 static volatile uint64_t v_zero;
 
@@ -68,6 +73,8 @@ static uint64_t stream_work(void *arg, int rank)
         return hwmem_read_words(s->buf + first, count);
     if (s->op == WRITE)
         hwmem_write_words(s->buf + first, count, v_zero);
+    else if (s->op == NT_WRITE)
+        have_nt = hwmem_write_words_nt(s->buf + first, count, v_zero);
     else /* the first half of the slice onto its second half */
         hwmem_copy_words(s->buf + first + count / 2, s->buf + first, count / 2);
     return 0;
@@ -112,7 +119,7 @@ static const char *const probe_inputs[] = {"llc_effective_bytes", NULL};
 static const char *const probe_keys[] = {
     "mem_bandwidth_mbps", "mem_bandwidth_all_mbps", "mem_write_bandwidth_mbps",
     "mem_write_bandwidth_all_mbps", "mem_copy_bandwidth_mbps",
-    "mem_copy_bandwidth_all_mbps", NULL};
+    "mem_copy_bandwidth_all_mbps", "mem_nt_write_bandwidth_mbps", NULL};
 
 int main(int argc, char **argv)
 {
@@ -137,7 +144,10 @@ int main(int argc, char **argv)
         improved = 0;
         for (all = 0; all < 2; all++)
             for (op = 0; op < OPS; op++) {
-                double r = pass_rate(&s, all ? n : 1, where, (enum op)op);
+                double r;
+                if (op_key[op][all] == NULL || (op == NT_WRITE && !have_nt))
+                    continue;
+                r = pass_rate(&s, all ? n : 1, where, (enum op)op);
                 improved |= r > best[all][op] * (1.0 + IMPROVEMENT);
                 if (r > best[all][op])
                     best[all][op] = r;
@@ -152,7 +162,13 @@ int main(int argc, char **argv)
             best[1][op] = best[0][op];
     for (op = 0; op < OPS; op++)
         for (all = 0; all < 2; all++)
-            hwp_emit_int(op_key[op][all], (long long)(best[all][op] + 0.5));
+            if (op_key[op][all] == NULL)
+                ;
+            else if (op == NT_WRITE && !have_nt)
+                hwp_absent(op_key[op][all], "this target has no non-temporal "
+                           "store the probe knows (SSE2)");
+            else
+                hwp_emit_int(op_key[op][all], (long long)(best[all][op] + 0.5));
     free(s.buf);
     return hwp_finish();
 }

@@ -358,7 +358,8 @@ _HW_RUN([cores], [1], [], [$HW_PTHREAD])
 dnl locality holds a shared L2 against it.
 _HW_EXPORT([smt])
 dnl Streaming read, write and copy bandwidth from memory, one thread and
-dnl all usable CPUs.
+dnl all usable CPUs; and one thread's writes with non-temporal stores,
+dnl which skip reading each line first (x86 only).
 _HW_VALUE([HW_MEM_BANDWIDTH_MBPS], [bandwidth], [int], [1], [100000000], [none], [MB/s],
   [memory], [streaming read bandwidth from memory of one thread])dnl
 _HW_VALUE([HW_MEM_BANDWIDTH_ALL_MBPS], [bandwidth], [int], [1], [100000000], [none], [MB/s],
@@ -371,6 +372,8 @@ _HW_VALUE([HW_MEM_COPY_BANDWIDTH_MBPS], [bandwidth], [int], [1], [100000000], [n
   [memory], [streaming copy bandwidth from memory of one thread])dnl
 _HW_VALUE([HW_MEM_COPY_BANDWIDTH_ALL_MBPS], [bandwidth], [int], [1], [100000000], [none], [MB/s],
   [memory], [streaming copy bandwidth from memory of all usable CPUs])dnl
+_HW_VALUE([HW_MEM_NT_WRITE_BANDWIDTH_MBPS], [bandwidth], [int], [1], [100000000], [none], [MB/s],
+  [memory], [streaming write bandwidth to memory of one thread with non-temporal stores])dnl
 dnl bandwidth: streams over four times the last-level cache, at least
 dnl 256 MiB and at most 1 GiB.
 _HW_RUN([bandwidth], [1], [], [$HW_PTHREAD])

@@ -12,6 +12,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 size_t hwmem_os_page(void)
 {
@@ -216,6 +219,23 @@ void hwmem_write_words(uint64_t *p, size_t n, uint64_t v)
         hwbe_model->stream(p, n * sizeof *p, sizeof *p);
     for (i = 0; i < n; i++)
         p[i] = v;
+}
+
+int hwmem_write_words_nt(uint64_t *p, size_t n, uint64_t v)
+{
+#ifdef __SSE2__
+    __m128i x = _mm_set1_epi64x((long long)v);
+    size_t i;
+    if (hwbe_model != NULL)
+        hwbe_model->stream(p, n * sizeof *p, sizeof *p);
+    for (i = 0; i + 1 < n; i += 2)
+        _mm_stream_si128((__m128i *)(void *)(p + i), x);
+    _mm_sfence();
+    return 1;
+#else
+    (void)p, (void)n, (void)v;
+    return 0;
+#endif
 }
 
 void hwmem_copy_words(uint64_t *dst, const uint64_t *src, size_t n)

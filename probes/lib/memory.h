@@ -63,6 +63,11 @@ void hwmem_alias_free(struct hwmem_alias *a);
 uint64_t hwmem_read_words(const uint64_t *p, size_t n);
 void hwmem_write_words(uint64_t *p, size_t n, uint64_t v);
 void hwmem_copy_words(uint64_t *dst, const uint64_t *src, size_t n);
+/* Write v to n words (p 16-byte aligned, n even) with non-temporal
+ * stores, which send whole lines to memory without reading them first:
+ * 1 where the target has such stores this code knows (SSE2), else 0 and
+ * nothing written. */
+int hwmem_write_words_nt(uint64_t *p, size_t n, uint64_t v);
 /* Read the pages base + order[0..n-1] * page, the lines of a page in
  * order: within a page the hardware streams, but no prefetcher runs
  * ahead into the next page, so the time says where the data was. */
