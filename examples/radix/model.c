@@ -4,8 +4,10 @@
  * One rule (README.md, "The model"): a pass costs each tuple a read and a
  * write at the copy bandwidth, P; on top, a page walk for the tuples whose
  * pages the last TLB level cannot hold, a line to and from memory past the
- * LLC, and half a P for a direct store into a range past the LLC.  The
- * plan is the split and scatters of least cost.  Nothing is fitted to a
+ * LLC, and, into a range past the LLC, what the slower kind of store costs
+ * over the faster (plain stores read a line before writing it,
+ * non-temporal ones do not).  The plan is the split and scatters of least
+ * cost.  Nothing is fitted to a
  * machine; a withheld LLC is unsized, so nothing is charged past it. */
 #include "radix.h"
 
@@ -25,6 +27,8 @@ static const radix_machine fallbacks = {
                   P: the smaller loss is to stream nothing */
     64.0,      /* line */
     10000.0,   /* copy MB/s: one DDR4 channel's worth */
+    0.0, 0.0,  /* write MB/s, plain and non-temporal: not known, so a
+                  plain store past the LLC pays its line's read, half a P */
     5.0, 15.0, 100.0,   /* L2, LLC and memory latencies, ns */
     (1u << RADIX_M_FIELDS) - 1
 };
@@ -78,6 +82,16 @@ radix_machine radix_machine_header(void)
 #else
     LEAVE_(RADIX_M_COPY);
 #endif
+#ifdef HW_MEM_WRITE_BANDWIDTH_MBPS
+    m.write_mbps = HW_MEM_WRITE_BANDWIDTH_MBPS;
+#else
+    LEAVE_(RADIX_M_WRITE);
+#endif
+#ifdef HW_MEM_NT_WRITE_BANDWIDTH_MBPS
+    m.nt_mbps = HW_MEM_NT_WRITE_BANDWIDTH_MBPS;
+#else
+    LEAVE_(RADIX_M_NT);
+#endif
 #if defined NS_ && defined HW_L2_LATENCY_CYCLES
     m.l2_ns = NS_(HW_L2_LATENCY_CYCLES);
 #else
@@ -105,7 +119,7 @@ radix_machine radix_machine_header(void)
 void radix_machine_str(const radix_machine *m, char *out, size_t size)
 {
     const char *f[RADIX_M_FIELDS];
-    char llc[32];
+    char llc[32], write[24], nt[24];
     int i;
 
     for (i = 0; i < RADIX_M_FIELDS; i++)
@@ -114,13 +128,16 @@ void radix_machine_str(const radix_machine *m, char *out, size_t size)
         snprintf(llc, sizeof llc, "unsized");
     else
         snprintf(llc, sizeof llc, "%.0f", m->llc);
+    snprintf(write, sizeof write, "%.0f", m->write_mbps);
+    snprintf(nt, sizeof nt, "%.0f", m->nt_mbps);
     snprintf(out, size,
              "page %.0f%s, last TLB %.0f%s entries, L2 %.0f%s, LLC %s%s, "
-             "line %.0f%s, copy %.0f%s MB/s, latency L2 %.1f%s, LLC %.1f%s, "
-             "memory %.1f%s ns",
+             "line %.0f%s, copy %.0f%s MB/s, write %s%s and non-temporal "
+             "%s%s MB/s, latency L2 %.1f%s, LLC %.1f%s, memory %.1f%s ns",
              m->page, f[RADIX_M_PAGE], m->tlb, f[RADIX_M_TLB], m->l2,
              f[RADIX_M_L2], llc, f[RADIX_M_LLC], m->line, f[RADIX_M_LINE],
-             m->copy_mbps, f[RADIX_M_COPY], m->l2_ns, f[RADIX_M_L2_NS],
+             m->copy_mbps, f[RADIX_M_COPY], write, f[RADIX_M_WRITE], nt,
+             f[RADIX_M_NT], m->l2_ns, f[RADIX_M_L2_NS],
              m->llc_ns, f[RADIX_M_LLC_NS], m->mem_ns, f[RADIX_M_MEM_NS]);
 }
 
@@ -159,10 +176,37 @@ static double pass_ns(const radix_machine *m, double n, double r, double f,
                  walk * tuple / (double)radix_buffer_bytes());
     if (state > m->llc)
         cost += p * m->line / tuple;
-    if (scatter == RADIX_DIRECT && 2 * r * tuple > m->llc)
-        cost += p / 2;
+    /* Into a range that, with its source, is past the LLC, stores go to
+     * memory: plain ones (direct, write-combining) read each line before
+     * they write it, non-temporal ones (streamed) do not.  Measured, the
+     * slower kind pays the difference for its tuple's 16 bytes; not, the
+     * read costs half a P. */
+    if (2 * r * tuple > m->llc) {
+        double plain = m->write_mbps > 0 ? tuple / (m->write_mbps * 1e-3) : 0,
+               nt = m->nt_mbps > 0 ? tuple / (m->nt_mbps * 1e-3) : 0;
+        if (plain == 0 || nt == 0)
+            cost += scatter == RADIX_STREAMED ? 0 : p / 2;
+        else if (scatter == RADIX_STREAMED ? nt > plain : plain > nt)
+            cost += fabs(nt - plain);
+    }
     return cost;
 }
+
+/* The buffered scatter into a range past the LLC: streamed, unless plain
+ * stores were measured the faster. */
+static int buffered(const radix_machine *m, double r)
+{
+    if (2 * r * sizeof(radix_tuple) <= m->llc)
+        return RADIX_WC;
+    return m->write_mbps > 0 && m->nt_mbps > 0 && m->write_mbps > m->nt_mbps ?
+           RADIX_WC : RADIX_STREAMED;
+}
+
+/* Costs this near are a tie: the bandwidths they are priced at are known
+ * to a few percent (configure's bandwidth probe stops improving them at
+ * 2%), and a plan that is simpler (fewer passes, no buffers to copy
+ * through, which the model does not price) loses nothing it can see. */
+#define TIE 0.02
 
 radix_plan radix_model_on(const radix_machine *m, size_t n, int bits,
                           char *why, size_t why_size)
@@ -175,8 +219,8 @@ radix_plan radix_model_on(const radix_machine *m, size_t n, int bits,
     if (count > RADIX_MAX_PLANS)
         count = RADIX_MAX_PLANS;
     /* Every split, each pass direct or write-combining: the cheapest wins;
-     * on a tie (within a part in 10^9) the one found first, fewest passes
-     * and direct scatters first, or the smaller largest fan-out. */
+     * on a tie (within TIE) the one found first, fewest passes and direct
+     * scatters first, or the smaller largest fan-out. */
     for (i = 0; i < count; i++)
         for (c = 0; c < 1 << plans[i].passes; c++) {
             radix_plan p = plans[i];
@@ -184,11 +228,7 @@ radix_plan radix_model_on(const radix_machine *m, size_t n, int bits,
             int max = 0;
 
             for (k = 0; k < p.passes; k++) {
-                /* Write-combining streams where the range and its source
-                 * exceed the LLC: its lines would not stay anyway. */
-                p.scatter[k] = !(c >> k & 1) ? RADIX_DIRECT :
-                               2 * r * sizeof(radix_tuple) > m->llc ?
-                               RADIX_STREAMED : RADIX_WC;
+                p.scatter[k] = !(c >> k & 1) ? RADIX_DIRECT : buffered(m, r);
                 cost += pass_ns(m, (double)n, r,
                                 (double)((size_t)1 << p.bits[k]), p.scatter[k]);
                 r /= (double)((size_t)1 << p.bits[k]);
@@ -198,8 +238,8 @@ radix_plan radix_model_on(const radix_machine *m, size_t n, int bits,
                 one = cost;
             if (p.passes == 2 && (two == 0 || cost < two))
                 two = cost;
-            if (best.passes == 0 || cost < bcost * (1 - 1e-9) ||
-                (cost <= bcost * (1 + 1e-9) && p.passes == best.passes &&
+            if (best.passes == 0 || cost < bcost * (1 - TIE) ||
+                (cost <= bcost * (1 + TIE) && p.passes == best.passes &&
                  max < bmax)) {
                 best = p;
                 bcost = cost, bmax = max;

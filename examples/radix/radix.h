@@ -80,18 +80,20 @@ size_t radix_line_bytes(void);
 size_t radix_buffer_bytes(void);
 
 /* What the model reads of a machine: the last-level data TLB, the L2 and
- * the LLC, the line and the page, the copy bandwidth, and the latencies
+ * the LLC, the line and the page, the copy bandwidth, the write bandwidths
+ * of plain and of non-temporal stores, and the latencies
  * a page walk pays wherever its table entries live.  radix_machine_header
  * fills it from hwparams.h; a field the header lacks gets the model's
  * fallback (README.md says why each) and its bit in `fallback`. */
 typedef struct {
     double page, tlb, l2, llc, line;   /* bytes; tlb in entries */
     double copy_mbps;                  /* MB/s, both sides counted */
+    double write_mbps, nt_mbps;        /* MB/s, 0 where not known */
     double l2_ns, llc_ns, mem_ns;      /* load-to-use latencies */
     unsigned fallback;                 /* 1 << field index, in that order */
 } radix_machine;
 enum { RADIX_M_PAGE, RADIX_M_TLB, RADIX_M_L2, RADIX_M_LLC, RADIX_M_LINE,
-       RADIX_M_COPY, RADIX_M_L2_NS, RADIX_M_LLC_NS, RADIX_M_MEM_NS,
+       RADIX_M_COPY, RADIX_M_WRITE, RADIX_M_NT, RADIX_M_L2_NS, RADIX_M_LLC_NS, RADIX_M_MEM_NS,
        RADIX_M_FIELDS };
 radix_machine radix_machine_header(void);
 /* Every field its fallback, every bit set. */

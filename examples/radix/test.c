@@ -170,6 +170,30 @@ int main(void)
                     fail("the fallbacks' plan does not cover the bits", n, i, &p);
             }
     }
+    /* Out of the LLC, one pass at 2^8: streamed where non-temporal stores
+     * were measured the faster, or where neither write bandwidth is known
+     * (a plain store pays its line's read); direct where plain stores were
+     * measured the faster (no buffers the model does not price). */
+    {
+        static const double rates[3][2] = {{0, 0}, {10000, 20000},
+                                           {20000, 10000}};
+        static const int want[3] = {RADIX_STREAMED, RADIX_STREAMED,
+                                    RADIX_DIRECT};
+        radix_machine m = radix_machine_fallbacks();
+        int k;
+
+        m.llc = 4 << 20;
+        n = (size_t)1 << 24;
+        for (k = 0; k < 3; k++) {
+            radix_plan p;
+
+            m.write_mbps = rates[k][0], m.nt_mbps = rates[k][1];
+            p = radix_model_on(&m, n, 8, NULL, 0);
+            if (p.passes != 1 || p.scatter[0] != want[k])
+                fail("the scatter does not follow the write bandwidths", n, 8,
+                     &p);
+        }
+    }
     /* Passes alone, chained, are the plan: the bench's search times them
      * so. */
     {
