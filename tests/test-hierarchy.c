@@ -190,6 +190,29 @@ static void short_level(void)
            "(known %zu of %zu)", h.known, h.levels);
 }
 
+/* A level flat at two footprints (an L3 to 2.2 MiB past a 1 MiB L2: the
+ * octave across each of its others takes in a step) is a level, but its
+ * reading there may be a soft edge's middle: its latency is withheld;
+ * flat at three (to 2.5 MiB), it is written. */
+static void two_point_level(void)
+{
+    static struct hwhier_curves c;
+    struct hwhier_hierarchy h;
+    static const double two[] = {32 * KIB, 1 * MIB, 2.2 * MIB},
+                        three[] = {32 * KIB, 1 * MIB, 2.5 * MIB};
+    static const double lat[] = {1.0, 4.0, 14.0, 100.0};
+    machine(&c, two, lat, 3);
+    hwhier_analyse(&c, &h);
+    checkf(h.levels == 4 && h.lat[2].why == HWHIER_SHORT_LEVEL
+           && h.lat[2].v[0] == 2 && !HWHIER_HELD(h.lat[1]),
+           "an L3 flat at two footprints: its latency withheld (levels %zu, "
+           "why %d)", h.levels, (int)h.lat[2].why);
+    machine(&c, three, lat, 3);
+    hwhier_analyse(&c, &h);
+    checkf(h.levels == 4 && !HWHIER_HELD(h.lat[2]) && near(h.ns[2], 14.0),
+           "... flat at three: written (%.2f ns)", h.ns[2]);
+}
+
 /* The chain ended on the rise into memory: the L3's edge is known, what
  * follows is not. */
 static void open_end(void)
@@ -720,6 +743,7 @@ int main(void)
     soft_edge();
     no_majority();
     short_level();
+    two_point_level();
     open_end();
     at_memory();
     far_memory();

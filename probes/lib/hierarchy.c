@@ -173,6 +173,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "by %.2fx or more, more than a level wobbles: its share "
                  "changed while it was timed (a neighbour)", HWLEVEL_WOBBLE);
         break;
+    case HWHIER_SHORT_LEVEL:
+        snprintf(buf, len, "the level is flat at %.0f footprints, under "
+                 "the %d a level's own cost shows at: there it mixes its "
+                 "hits with misses past it (a soft edge's middle)", f[0],
+                 HWMODEL_SEEN);
+        break;
     case HWHIER_NS_FALL:
         snprintf(buf, len, "the latency chain's latencies do not rise level "
                  "by level");
@@ -722,6 +728,17 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
                               j ? h->ns[j - 1] : 0.0);
         h->at[j] += (end[j] - h->at[j]) / 4;
         h->ns[j] = open && j + 1 == h->levels ? lat[j] : clean[h->at[j]];
+        /* A cache's latency needs a plateau: one flat for under
+         * HWMODEL_SEEN footprints is the middle of a soft edge (a share
+         * of a cache that neighbours keep evicting), whose reading mixes
+         * the level's hits with misses past it. */
+        if (j > 0 && j + 1 < h->levels && end[j] - start[j] + 1 < HWMODEL_SEEN) {
+            hwp_log("level %zu: flat only at %.0f-%.0f bytes, %.2f-%.2f ns",
+                    j + 1, c->x[start[j]], c->x[end[j]], mid[start[j]],
+                    mid[end[j]]);
+            h->lat[j] = verdict(HWHIER_SHORT_LEVEL,
+                                (double)(end[j] - start[j] + 1), 0, 0, 0);
+        }
     }
     if (h->levels > 1 && !open && lat[h->levels - 1] >= HWHIER_MEMORY_MIN_NS) {
         double settled = hwhier_settled(c->x, mid, c->n - 1);

@@ -106,6 +106,7 @@ enum hwhier_why {
     HWHIER_SERVED_PAST,     /* faster than the levels found can make it */
     HWHIER_FELL,            /* the curve fell: a cache changed */
     HWHIER_WOBBLE,          /* the placements disagree on a level */
+    HWHIER_SHORT_LEVEL,     /* a latency flat at v0 footprints only */
     HWHIER_NS_FALL,         /* latencies that do not rise */
     HWHIER_SIZES_FALL,      /* sizes that do not rise */
     HWHIER_L1_OVER,         /* the L1 past the conflict test's capacity */
