@@ -7,8 +7,8 @@
  * LLC, and, into a range past the LLC, what the slower kind of store costs
  * over the faster (plain stores read a line before writing it,
  * non-temporal ones do not).  The plan is the split and scatters of least
- * cost.  Nothing is fitted to a
- * machine; a withheld LLC is unsized, so nothing is charged past it. */
+ * cost.  Nothing is fitted to a machine; a withheld LLC is unsized, so
+ * nothing is charged past it. */
 #include "radix.h"
 
 #include <hwparams.h>

@@ -93,8 +93,8 @@ typedef struct {
     unsigned fallback;                 /* 1 << field index, in that order */
 } radix_machine;
 enum { RADIX_M_PAGE, RADIX_M_TLB, RADIX_M_L2, RADIX_M_LLC, RADIX_M_LINE,
-       RADIX_M_COPY, RADIX_M_WRITE, RADIX_M_NT, RADIX_M_L2_NS, RADIX_M_LLC_NS, RADIX_M_MEM_NS,
-       RADIX_M_FIELDS };
+       RADIX_M_COPY, RADIX_M_WRITE, RADIX_M_NT, RADIX_M_L2_NS,
+       RADIX_M_LLC_NS, RADIX_M_MEM_NS, RADIX_M_FIELDS };
 radix_machine radix_machine_header(void);
 /* Every field its fallback, every bit set. */
 radix_machine radix_machine_fallbacks(void);

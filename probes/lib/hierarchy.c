@@ -732,7 +732,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
          * HWMODEL_SEEN footprints is the middle of a soft edge (a share
          * of a cache that neighbours keep evicting), whose reading mixes
          * the level's hits with misses past it. */
-        if (j > 0 && j + 1 < h->levels && end[j] - start[j] + 1 < HWMODEL_SEEN) {
+        if (j > 0 && j + 1 < h->levels
+            && end[j] - start[j] + 1 < HWMODEL_SEEN) {
             hwp_log("level %zu: flat only at %.0f-%.0f bytes, %.2f-%.2f ns",
                     j + 1, c->x[start[j]], c->x[end[j]], mid[start[j]],
                     mid[end[j]]);
