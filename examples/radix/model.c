@@ -178,16 +178,16 @@ static double pass_ns(const radix_machine *m, double n, double r, double f,
         cost += p * m->line / tuple;
     /* Into a range that, with its source, is past the LLC, stores go to
      * memory: plain ones (direct, write-combining) read each line before
-     * they write it, non-temporal ones (streamed) do not.  Measured, the
-     * slower kind pays the difference for its tuple's 16 bytes; not, the
-     * read costs half a P. */
-    if (2 * r * tuple > m->llc) {
-        double plain = m->write_mbps > 0 ? tuple / (m->write_mbps * 1e-3) : 0,
-               nt = m->nt_mbps > 0 ? tuple / (m->nt_mbps * 1e-3) : 0;
-        if (plain == 0 || nt == 0)
-            cost += scatter == RADIX_STREAMED ? 0 : p / 2;
-        else if (scatter == RADIX_STREAMED ? nt > plain : plain > nt)
-            cost += fabs(nt - plain);
+     * they write it, non-temporal ones (streamed) do not.  Measured, plain
+     * stores pay what they write slower than non-temporal ones for their
+     * tuple's 16 bytes; not, the read costs half a P.  A streamed pass
+     * pays nothing more: buffered() streams only where that is faster. */
+    if (2 * r * tuple > m->llc && scatter != RADIX_STREAMED) {
+        if (m->write_mbps > 0 && m->nt_mbps > 0)
+            cost += fmax(0, tuple / (m->write_mbps * 1e-3) -
+                            tuple / (m->nt_mbps * 1e-3));
+        else
+            cost += p / 2;
     }
     return cost;
 }
