@@ -29,14 +29,29 @@ hard_error() { echo "ERROR: $*" >&2; exit 99; }
 # its output in DIR/configure.out; returns configure's exit status.
 project_configure() {
   dir=$1; shift
-  test -f "$top_builddir/tests/project/configure" ||
-    hard_error "tests/project/configure is missing (run make check)"
-  grep -q '^exit 77$' "$top_builddir/tests/project/configure" &&
-    skip "no autoreconf: cannot build the downstream project"
+  project_ready
   mkdir -p "$dir"
   (cd "$dir" && "$top_builddir/tests/project/configure" "$@") \
     >"$dir/configure.out" 2>&1
 }
+project_ready() {
+  test -f "$top_builddir/tests/project/configure" ||
+    hard_error "tests/project/configure is missing (run make check)"
+  ! grep -q '^exit 77$' "$top_builddir/tests/project/configure" ||
+    skip "no autoreconf: cannot build the downstream project"
+}
+
+# project_configure_bg DIR [ARGS...]: project_configure in the background,
+# its exit status left in DIR.status once `wait` returns.  Only for
+# configures that time nothing (HWPARAMS_PROBES empty, or presets that
+# stop configure first): these may run side by side, where one timing the
+# machine would slow, and be slowed by, the others.
+project_configure_bg() {
+  project_ready
+  (st=0; project_configure "$@" || st=$?; echo "$st" >"$1.status") &
+}
+# status_of DIR: what project_configure_bg left there.
+status_of() { cat "$1.status"; }
 
 # probe_bin NAME: the probe a live test runs: the very binary configure
 # measured with (hwparams-dumps/bin), so that the tests check what the
