@@ -1090,8 +1090,15 @@ static int level_key(struct parse *ps, struct hwsim_level *l, const char *key,
         return choice(ps, key, v, indexes, &l->virt);
     if (strcmp(attr, "_inclusion") == 0)
         return choice(ps, key, v, incls, &l->incl);
-    if (strcmp(attr, "_share_bytes") == 0)
-        return numbers(ps, key, v, &l->share, 1);
+    if (strcmp(attr, "_share_bytes") == 0) {
+        double r[2] = { 0.0, 0.0 };
+        int n = sscanf(v, "%lf %lf", &r[0], &r[1]) == 2 ? 2 : 1;
+        if (numbers(ps, key, v, r, n) != 0)
+            return -1;
+        l->share = r[0];
+        l->share_hi = r[1];
+        return 0;
+    }
     if (strcmp(attr, "_insert") == 0)
         return numbers(ps, key, v, &l->insert, 1);
     if (strcmp(attr, "_neighbour") == 0)
@@ -1236,9 +1243,35 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
             return invalid(ps, "LEVEL_neighbour is lines a microsecond, not "
                                "below 0, and not the L1's (other cores "
                                "share the levels below it)");
+        if (l->share_hi > 0.0 && !(l->share > 0.0 && l->share_hi > l->share))
+            return invalid(ps, "LEVEL_share_bytes is one size, or LO HI with "
+                               "0 < LO < HI");
         above = l->line;
     }
     return 0;
+}
+
+/* A share that moves (LEVEL_share_bytes LO HI): a guest's slice of a
+ * shared L3 differs from one configure to the next as its neighbours'
+ * loads do.  One run's share, drawn evenly in log2 between LO and HI
+ * from the seed alone, so that every probe of a configure chain, and the
+ * truth (tests/sim-truth), see the same one. */
+static void draw_shares(struct hwsim_machine *m)
+{
+    int j;
+    for (j = 0; j < m->levels; j++) {
+        struct hwsim_level *l = &m->level[j];
+        double u;
+        if (l->share_hi <= 0.0)
+            continue;
+        u = (double)(mix((uint64_t)m->seed * 8u + (uint64_t)j) >> 11)
+            * 0x1p-53;
+        l->share = floor(l->share * pow(l->share_hi / l->share, u)
+                         / (l->ways * l->line)) * l->ways * l->line;
+        if (l->share < l->ways * l->line)
+            l->share = l->ways * l->line;
+        l->share_hi = 0.0;
+    }
 }
 
 int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
@@ -1274,7 +1307,9 @@ int hwsim_parse(const char *file, struct hwsim_machine *m, char *err,
         rc = parse_line(&ps, m, trim(key), trim(eq + 1));
     }
     fclose(f);
-    return rc == 0 ? validate(&ps, m) : rc;
+    if (rc == 0 && (rc = validate(&ps, m)) == 0)
+        draw_shares(m);
+    return rc;
 }
 
 /* ---- the model built --------------------------------------------------- */

@@ -25,6 +25,8 @@ enum { HWSIM_NON_INCLUSIVE, HWSIM_INCLUSIVE, HWSIM_EXCLUSIVE };
 enum { HWSIM_PF_NONE, HWSIM_PF_NEXT_LINE, HWSIM_PF_STRIDE, HWSIM_PF_REGION };
 struct hwsim_level {
     double bytes, ways, line, cycles, share;  /* share 0: none given */
+    double share_hi;           /* a share that moves: this run's was drawn
+                                  between share and it (0: fixed) */
     double insert;             /* this project's: 0 when not given (1) */
     double neighbour;          /* lines a microsecond other cores' programs
                                   put in (0: none) */
