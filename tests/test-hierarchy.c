@@ -711,19 +711,28 @@ static void reuse_checks(void)
     two.ns[2] = two.ns_lo[2] = two.ns_hi[2] = 112;
     h = base;
     hwhier_reuse_check(&h, &two, 1, 524288, &c);
-    checkf(h.count.why == HWHIER_REUSE_PAST && h.levels == 3,
+    checkf(h.count.why != HWHIER_WRITTEN && h.levels == 3,
            "reuse: a slice past the L2 under twice its size withholds the "
            "count (%s)", hwhier_reason(&h.count, text, sizeof text));
-    /* Twice the L2 and more: the level goes in, its latency withheld
+    /* Twice the L2 and more, where the model of the curve also reads a
+     * level past (its doubt): the level goes in, its latency withheld
      * where it alone serves under HWMODEL_HELD of the chain. */
     reuse_level(&two, 1, share, l3_ns);
     h = base;
+    h.count.why = HWHIER_MODEL_CLOSE;
     hwhier_reuse_check(&h, &two, 1, 524288, &c);
     checkf(h.count.why == HWHIER_WRITTEN && h.levels == 4
                && h.size[2] == 4194304 && h.alone[2] == 2
                && h.lat[2].why == HWHIER_MODEL_UNSEEN && h.ns[3] == 110,
            "reuse: an L3 share of 4 MiB goes in, its latency unseen "
            "(%zu levels)", h.levels);
+    /* The same level against a curve whose count stands: the reuse chain
+     * alone reads it, and no footprint shows its cost: not known. */
+    h = base;
+    hwhier_reuse_check(&h, &two, 1, 524288, &c);
+    checkf(h.count.why == HWHIER_REUSE_UNSEEN && h.levels == 3,
+           "reuse: an unseen level the curve lacks withholds the count (%s)",
+           hwhier_reason(&h.count, text, sizeof text));
     /* Fewer levels than the curve's: not borne out. */
     h = base;
     hwhier_reuse_check(&h, &f, 2, 524288, &c);

@@ -268,6 +268,14 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "written (its size under %.0f times the one before's): the "
                  "count is not known", f[1], HWHIER_REUSE_APART);
         break;
+    case HWHIER_REUSE_UNSEEN:
+        snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
+                 "at random, reads a level past the curve's last cache, to "
+                 "%.0f KiB, that alone serves at most %.0f%% of its loads "
+                 "anywhere (under %.0f%%): a mix of the cache before and "
+                 "memory reads alike, and no other reading has the level: "
+                 "the count is not known", f[0], f[1], 100.0 * HWMODEL_HELD);
+        break;
     case HWHIER_MODEL_SIZE:
         snprintf(buf, len, "%.0f KiB is not borne out by the model of the "
                  "curve (its level begins to lose the chain at %.0f-%.0f "
@@ -1201,6 +1209,17 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
     } else if (k == ours) {
         if (h->count.why == HWHIER_MODEL_SOFT)
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
+    } else if (k == ours + 1 && h->count.why == HWHIER_WRITTEN
+               && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)
+               && 1.0 - f->size[k - 2] / f->size[k - 1] < HWMODEL_HELD) {
+        /* At most (K_k - K_k-1) / K_k of the loads are the level's own:
+         * under HWMODEL_HELD no footprint shows its cost, and a mix of
+         * the cache before and memory reads alike (put_level).  Where
+         * the model of the curve also reads a level past (its doubt,
+         * below), two methods have it; the reuse chain alone, against a
+         * curve whose count stands, does not settle it. */
+        count_not_known(h, HWHIER_REUSE_UNSEEN, f->size[k - 1] / 1024.0,
+                        100.0 * (1.0 - f->size[k - 2] / f->size[k - 1]));
     } else if (k == ours + 1
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)) {
         struct hwhier_verdict was = h->count;
