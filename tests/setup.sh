@@ -43,9 +43,10 @@ project_ready() {
 
 # project_configure_bg DIR [ARGS...]: project_configure in the background,
 # its exit status left in DIR.status once `wait` returns.  Only for
-# configures that time nothing (HWPARAMS_PROBES empty, or presets that
-# stop configure first): these may run side by side, where one timing the
-# machine would slow, and be slowed by, the others.
+# configures whose checks no timing decides (no probe selected, a preset
+# that stops configure, a fault that makes the probe's output): these may
+# run side by side, where one whose values are checked would slow, and be
+# slowed by, the others.
 project_configure_bg() {
   project_ready
   (st=0; project_configure "$@" || st=$?; echo "$st" >"$1.status") &
