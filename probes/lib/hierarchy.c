@@ -1151,6 +1151,13 @@ static int reads_past(const struct hwhier_hierarchy *h, size_t k,
            && ns_lo[k + 1] >= HWMODEL_STEP * ns[k];
 }
 
+/* The most of the reuse chain's loads a fit's last cache, k of its
+ * levels, serves alone: (K_k - K_k-1) / K_k, at x = K_k. */
+static double reuse_own(const struct hwreuse_fit *f, size_t k)
+{
+    return 1.0 - f->size[k - 1] / f->size[k];
+}
+
 /* That level, into h before memory, where it is clear of the cache before
  * (HWHIER_REUSE_APART); 0 when not. */
 static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
@@ -1179,9 +1186,7 @@ static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
     h->at[last + 1] = h->at[last];
     h->size_v[last + 1] = h->size_v[last];
     h->lat[last + 1] = h->lat[last];
-    /* At most (K_k - K_k-1) / K_k of the loads are its own, at x = K_k. */
-    put_level(h, c, last, HWHIER_REUSE_LEVEL, 2, size, ns,
-              1.0 - f->size[k - 1] / f->size[k]);
+    put_level(h, c, last, HWHIER_REUSE_LEVEL, 2, size, ns, reuse_own(f, k));
     h->levels++;
     h->known = h->levels;
     return 1;
@@ -1211,15 +1216,14 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
     } else if (k == ours + 1 && h->count.why == HWHIER_WRITTEN
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)
-               && 1.0 - f->size[k - 2] / f->size[k - 1] < HWMODEL_HELD) {
-        /* At most (K_k - K_k-1) / K_k of the loads are the level's own:
-         * under HWMODEL_HELD no footprint shows its cost, and a mix of
-         * the cache before and memory reads alike (put_level).  Where
-         * the model of the curve also reads a level past (its doubt,
-         * below), two methods have it; the reuse chain alone, against a
-         * curve whose count stands, does not settle it. */
+               && reuse_own(f, k - 1) < HWMODEL_HELD) {
+        /* Under HWMODEL_HELD no footprint shows the level's cost, and a
+         * mix of the cache before and memory reads alike (put_level).
+         * Where the model of the curve also reads a level past (its
+         * doubt, below), two methods have it; the reuse chain alone,
+         * against a curve whose count stands, does not settle it. */
         count_not_known(h, HWHIER_REUSE_UNSEEN, f->size[k - 1] / 1024.0,
-                        100.0 * (1.0 - f->size[k - 2] / f->size[k - 1]));
+                        100.0 * reuse_own(f, k - 1));
     } else if (k == ours + 1
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)) {
         struct hwhier_verdict was = h->count;
