@@ -296,7 +296,7 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "after this one, too near to be told from this one's edge "
                  "split in two: the edge is its own or the next one's, "
                  "%.0f-%.0f KiB, wider than %.1f times", f[2], f[0], f[1],
-                 HWHIER_MODEL_WIDE_BYTES);
+                 HWHIER_MODEL_WIDE_BYTES / HWHIER_SPLIT_SLACK);
         break;
     case HWHIER_MODEL_NS:
         snprintf(buf, len, "%.2f ns is not borne out by the model of the "
@@ -1030,16 +1030,21 @@ void hwhier_model_check(const struct hwhier_curves *c,
              * that level is too near this one to be told from a soft
              * edge split in two (adopt's test): then this level's edge
              * is the model's or the next one's, and the span of the two
-             * is the interval, its middle written where it is within
-             * the tolerance. */
+             * is the interval.  The value written must be right
+             * whichever end is the level's: at least half the second,
+             * at most 1.25 times the first (docs/values.md's tolerance),
+             * so the ends' middle, no more than 1.25 times the first,
+             * where those bounds lie HWHIER_SPLIT_SLACK apart. */
             double from = f.size_lo[k], to = f.size_hi[k + 1];
             h->size_agree[j] = h->size_of[j] = 0;
             if (f.ns_lo[k + 1] < HWHIER_ALONE_STEP * f.ns_hi[k]) {
+                double most = HWHIER_SIZE_MOST * from,
+                       least = HWHIER_SIZE_LEAST * to;
                 h->size_v[j] = verdict(
-                    to <= HWHIER_MODEL_WIDE_BYTES * from ? HWHIER_SPLIT_EDGE
-                                                         : HWHIER_MODEL_SPLIT,
+                    most >= HWHIER_SPLIT_SLACK * least ? HWHIER_SPLIT_EDGE
+                                                       : HWHIER_MODEL_SPLIT,
                     from / 1024.0, to / 1024.0, f.ns[k + 1], 0.0);
-                h->size[j] = sqrt(from * to);
+                h->size[j] = sqrt(from * to) < most ? sqrt(from * to) : most;
             } else {
                 h->size_v[j] = verdict(
                     f.size_hi[k] <= HWHIER_MODEL_WIDE_BYTES * f.size_lo[k]
@@ -1240,10 +1245,10 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
 }
 
 /* The shares of its capacity an L1 keeps for the chain: a level's
- * effective size is 0.5 to 1.25 times its capacity
- * (docs/simulated-machines.md), and tests/caches.test holds the L1 to it. */
-#define L1_LEAST 0.5
-#define L1_MOST 1.25
+ * effective size's tolerance (docs/simulated-machines.md), to which
+ * tests/caches.test holds the L1. */
+#define L1_LEAST HWHIER_SIZE_LEAST
+#define L1_MOST HWHIER_SIZE_MOST
 struct hwhier_verdict hwhier_cross_check(struct hwhier_hierarchy *h,
                                          const double *x, size_t n,
                                          double l1d_bytes)

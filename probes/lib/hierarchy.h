@@ -239,7 +239,13 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
 #define HWHIER_MIDDLE_WIDE (HWHIER_MODEL_SLACK_NS * HWHIER_MODEL_SLACK_NS)
 /* A size's tolerance is 0.5 to 1.25 times the capacity (docs/values.md):
  * an interval wider than 2.5 times its low end fits no capacity. */
-#define HWHIER_MODEL_WIDE_BYTES 2.5
+#define HWHIER_SIZE_LEAST 0.5
+#define HWHIER_SIZE_MOST 1.25
+#define HWHIER_MODEL_WIDE_BYTES (HWHIER_SIZE_MOST / HWHIER_SIZE_LEAST)
+/* A value right under two readings of an edge (one end of an interval
+ * the level's, or the other) keeps 5% from either end of the tolerance
+ * both allow. */
+#define HWHIER_SPLIT_SLACK 1.1
 /* A cache level is at least three times slower than the one above on
  * every machine we know of (an L3 or SLC under an L2, an eDRAM L4 under
  * an L3); a level the model alone reads nearer than that may be a mix of
