@@ -607,6 +607,18 @@ static void cross_checks(void)
     check(!HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 0.0)) && h.ns[1] == 0.0
           && HWHIER_HELD(h.ns_all),
           "latencies that do not rise are withheld, the sizes kept");
+    /* A guest's memory read as a cache, its nested walks' rise past it as
+     * memory: a "cache" at DRAM's speed. */
+    hwhier_analyse(&c, &h);
+    h.ns[2] = 133.0;
+    h.ns[3] = 267.0;
+    check(!HWHIER_HELD(hwhier_cross_check(&h, c.x, c.n, 0.0))
+          && h.size_v[2].why == HWHIER_DRAM_LEVEL
+          && h.lat[2].why == HWHIER_DRAM_LEVEL
+          && h.count.why == HWHIER_DRAM_LEVEL && !HWHIER_HELD(h.size_v[1])
+          && !HWHIER_HELD(h.mem),
+          "a cache level at 133 ns, DRAM's speed, and the count withheld; "
+          "the L2 and memory's verdict kept");
 }
 
 /* Stage 7b: two of five placements timed while a neighbour held most of

@@ -179,6 +179,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "hits with misses past it (a soft edge's middle)", f[0],
                  HWMODEL_SEEN);
         break;
+    case HWHIER_DRAM_LEVEL:
+        snprintf(buf, len, "a cache level reads at %.0f ns, as DRAM answers "
+                 "(%.0f ns or more): memory, whose page walks rise past "
+                 "it, cannot be told from a cache before memory", f[0],
+                 HWHIER_DRAM_NS);
+        break;
     case HWHIER_NS_FALL:
         snprintf(buf, len, "the latency chain's latencies do not rise level "
                  "by level");
@@ -1263,6 +1269,21 @@ struct hwhier_verdict hwhier_cross_check(struct hwhier_hierarchy *h,
             /* The latency chain's reading, not the sizes, is off. */
             memset(h->ns, 0, sizeof h->ns);
             h->ns_all = verdict(HWHIER_NS_FALL, 0.0, 0.0, 0.0, 0.0);
+        }
+    /* No cache answers as slowly as DRAM (HWHIER_DRAM_NS).  A "cache"
+     * that does is memory read as one: on a guest, memory's own rise past
+     * it (nested page walks whose tables leave the caches) passes for the
+     * step to memory.  From it on, no cache's size or latency is known,
+     * nor the count. */
+    for (j = 1; j + 1 < h->levels; j++)
+        if (h->ns[j] >= HWHIER_DRAM_NS) {
+            struct hwhier_verdict dram = verdict(HWHIER_DRAM_LEVEL, h->ns[j],
+                                                 0.0, 0.0, 0.0);
+            size_t k;
+            for (k = j; k + 1 < h->levels; k++)
+                h->size_v[k] = h->lat[k] = dram;
+            count_not_known(h, HWHIER_DRAM_LEVEL, h->ns[j], 0.0);
+            break;
         }
     if (l1d_bytes <= 0.0 || h->levels < 2)
         return ok;

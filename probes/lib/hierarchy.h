@@ -107,6 +107,7 @@ enum hwhier_why {
     HWHIER_FELL,            /* the curve fell: a cache changed */
     HWHIER_WOBBLE,          /* the placements disagree on a level */
     HWHIER_SHORT_LEVEL,     /* a latency flat at v0 footprints only */
+    HWHIER_DRAM_LEVEL,      /* a cache level at v0 ns, DRAM's speed */
     HWHIER_NS_FALL,         /* latencies that do not rise */
     HWHIER_SIZES_FALL,      /* sizes that do not rise */
     HWHIER_L1_OVER,         /* the L1 past the conflict test's capacity */
