@@ -1050,7 +1050,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
                     most >= HWHIER_SPLIT_SLACK * least ? HWHIER_SPLIT_EDGE
                                                        : HWHIER_MODEL_SPLIT,
                     from / 1024.0, to / 1024.0, f.ns[k + 1], 0.0);
-                h->size[j] = sqrt(from * to) < most ? sqrt(from * to) : most;
+                h->size[j] = fmin(sqrt(from * to), most);
             } else {
                 h->size_v[j] = verdict(
                     f.size_hi[k] <= HWHIER_MODEL_WIDE_BYTES * f.size_lo[k]
