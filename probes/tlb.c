@@ -168,9 +168,7 @@ static int agrees(const double *a, size_t na, const double *b, size_t nb)
 
 /* The points of an alias chain (either one) at which rounds r and s
  * differ by more than HWCURVE_DISTURBED, the larger count of the two
- * chains.  Two rounds are the same machine when that is at most
- * HWCURVE_DISTURBED_SHARE of the points (lib/analysis.h): a host's other
- * hardware thread shares the TLBs. */
+ * chains (lib/analysis.h). */
 static size_t disturbed(const struct tlb *b, size_t r, size_t s)
 {
     size_t per, n, most = 0;
@@ -183,27 +181,41 @@ static size_t disturbed(const struct tlb *b, size_t r, size_t s)
     return most;
 }
 
-/* The fewest disturbed points of any two rounds (disturbed()). */
-static size_t least_disturbed(const struct tlb *b)
+/* The points at which the rounds did not read the machine, the fewer of
+ * two counts: those at which the rounds' minimum is one round's alone
+ * (hwcurve_unconfirmed, either chain), and, for the two rounds that
+ * differ least, those at which they differ (disturbed()).  A host's
+ * other hardware thread shares the TLBs and may take part of every
+ * round, each somewhere else; a clock that moves makes one round faster
+ * than the rest, which then are the machine throughout. */
+static size_t unconfirmed(const struct tlb *b)
 {
-    size_t r, s, d, least = b->n;
+    const double *sweeps[MAX_ROUNDS];
+    size_t per, r, s, n, most = 0, least = b->n;
+    for (per = 0; per < 2; per++) {
+        for (r = 0; r < b->rounds; r++)
+            sweeps[r] = b->raw_sparse[r][per];
+        n = hwcurve_unconfirmed(sweeps, b->rounds, b->n, HWCURVE_DISTURBED);
+        if (n > most)
+            most = n;
+    }
     for (r = 0; r < b->rounds; r++)
         for (s = r + 1; s < b->rounds; s++)
-            if ((d = disturbed(b, r, s)) < least)
-                least = d;
-    return least;
+            if ((n = disturbed(b, r, s)) < least)
+                least = n;
+    return most < least ? most : least;
 }
 
 /* The TLB's steps from the rounds' minimum, into entries[], when at
- * least two rounds read them too and two rounds are the same machine
- * point by point (measuring a round more while not, live); returns how
- * many, or 0 with *why set. */
+ * least two rounds read them too and a second round confirms the
+ * minimum point by point (measuring a round more while not, live);
+ * returns how many, or 0 with *why set. */
 static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
 {
     double mine[MAX_LEVELS], one[MAX_LEVELS];
     size_t k, n1, r, agree, spread;
     int quiet;
-    static char text[200];
+    static char text[256];
     for (;;) {
         k = read_round(b, b->rounds, mine);
         agree = 0;
@@ -211,13 +223,13 @@ static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
             n1 = read_round(b, r, one);
             agree += (size_t)agrees(one, n1, mine, k);
         }
-        spread = least_disturbed(b);
+        spread = unconfirmed(b);
         quiet = (double)spread <= HWCURVE_DISTURBED_SHARE * (double)b->n;
         if ((agree >= 2 && quiet) || b->rounds < 2 || hwp_replaying()
             || b->rounds >= MAX_ROUNDS || hwp_budget_left() < 0.0)
             break;
-        hwp_log("%zu of %zu rounds read the minimum's steps, two rounds "
-                "differ at %zu of %zu points at the least: one more",
+        hwp_log("%zu of %zu rounds read the minimum's steps, %zu of %zu "
+                "points unconfirmed: one more",
                 agree, b->rounds, spread, b->n);
         sweep(b);
     }
@@ -225,11 +237,11 @@ static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
     if (b->rounds < 2 || (agree >= 2 && quiet))
         return k;
     if (agree >= 2)
-        snprintf(text, sizeof text, "the core was shared: every two of %zu "
-                 "rounds differ by more than %.0f%% at %zu of %zu points or "
-                 "more (another program ran beside them; a host's other "
-                 "hardware thread shares the TLBs)", b->rounds,
-                 (HWCURVE_DISTURBED - 1.0) * 100.0, spread, b->n);
+        snprintf(text, sizeof text, "the core was shared: %zu rounds "
+                 "confirm neither each other nor their minimum, within "
+                 "%.0f%%, at %zu of %zu points (another program ran beside "
+                 "them; a host's other hardware thread shares the TLBs)",
+                 b->rounds, (HWCURVE_DISTURBED - 1.0) * 100.0, spread, b->n);
     else
         snprintf(text, sizeof text, "the sweeps disagree: %zu of %zu rounds "
                  "read the steps of their minimum (a neighbour, or the "

@@ -96,6 +96,25 @@ static void test_disturbed(void)
     checkf(hwcurve_disturbed(a, a, 4, 1.10) == 0
                && hwcurve_disturbed(a, b, 0, 1.10) == 0,
            "disturbed: none between a sweep and itself, or of nothing");
+    {
+        /* Three sweeps, each slowed somewhere else: no two agree at
+         * every point, yet a second comes within 10% of the least time
+         * at each point but the last.  A fourth faster throughout (a
+         * clock that moved) confirms none of its own least times. */
+        static const double s0[] = {10, 15, 10, 10}, s1[] = {10.5, 10, 15, 13},
+                            s2[] = {15, 10.8, 10.2, 15}, s3[] = {8, 8, 8, 8};
+        const double *four[] = {s0, s1, s2, s3};
+        checkf(hwcurve_unconfirmed(four, 3, 4, 1.10) == 1
+                   && hwcurve_unconfirmed(four, 4, 4, 1.10) == 4
+                   && hwcurve_disturbed(s0, s1, 4, 1.10) == 3
+                   && hwcurve_disturbed(s1, s2, 4, 1.10) == 3
+                   && hwcurve_disturbed(s0, s2, 4, 1.10) == 3,
+               "unconfirmed: least times a second sweep confirms, where no "
+               "two agree throughout; none of a sweep faster throughout");
+        checkf(hwcurve_unconfirmed(four, 1, 4, 1.10) == 4
+                   && hwcurve_unconfirmed(four, 3, 0, 1.10) == 0,
+               "unconfirmed: one sweep confirms nothing; no points, none");
+    }
 }
 
 static void test_plateau_jump(void)

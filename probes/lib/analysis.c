@@ -83,6 +83,22 @@ size_t hwcurve_disturbed(const double *a, const double *b, size_t n,
     return d;
 }
 
+size_t hwcurve_unconfirmed(const double *const *sweeps, size_t nsweeps,
+                           size_t n, double ratio)
+{
+    size_t i, r, near, d = 0;
+    for (i = 0; i < n; i++) {
+        double least = sweeps[0][i];
+        for (r = 1; r < nsweeps; r++)
+            if (sweeps[r][i] < least)
+                least = sweeps[r][i];
+        for (near = 0, r = 0; r < nsweeps; r++)
+            near += (size_t)(sweeps[r][i] <= least * ratio);
+        d += (size_t)(near < 2);
+    }
+    return d;
+}
+
 double hwcurve_quantile(const double *v, size_t n, double q)
 {
     double *s = sorted_copy(v, n), x;
