@@ -112,8 +112,10 @@ static void test_disturbed(void)
                "unconfirmed: least times a second sweep confirms, where no "
                "two agree throughout; none of a sweep faster throughout");
         checkf(hwcurve_unconfirmed(four, 1, 4, 1.10) == 4
+                   && hwcurve_unconfirmed(four, 0, 4, 1.10) == 4
                    && hwcurve_unconfirmed(four, 3, 0, 1.10) == 0,
-               "unconfirmed: one sweep confirms nothing; no points, none");
+               "unconfirmed: one sweep or none confirms nothing; no "
+               "points, none");
     }
 }
 

@@ -87,6 +87,8 @@ size_t hwcurve_unconfirmed(const double *const *sweeps, size_t nsweeps,
                            size_t n, double ratio)
 {
     size_t i, r, near, d = 0;
+    if (nsweeps == 0)
+        return n;
     for (i = 0; i < n; i++) {
         double least = sweeps[0][i];
         for (r = 1; r < nsweeps; r++)

@@ -88,10 +88,10 @@ size_t hwcurve_disturbed(const double *a, const double *b, size_t n,
 
 /* Of more sweeps, the points whose least time (the machine's, where
  * disturbance only adds) no second sweep comes within a factor of ratio
- * of: sweeps[r][i] is sweep r's time at point i.  A neighbour that comes
- * and goes disturbs each sweep somewhere else; the points two sweeps
- * confirm are the machine's even where no two sweeps are quiet
- * throughout. */
+ * of (every point, of one sweep or none): sweeps[r][i] is sweep r's
+ * time at point i.  A neighbour that comes and goes disturbs each sweep
+ * somewhere else; the points two sweeps confirm are the machine's even
+ * where no two sweeps are quiet throughout. */
 size_t hwcurve_unconfirmed(const double *const *sweeps, size_t nsweeps,
                            size_t n, double ratio);
 
