@@ -207,8 +207,8 @@ static size_t unconfirmed(const struct tlb *b)
 }
 
 /* The TLB's steps from the rounds' minimum, into entries[], when at
- * least two rounds read them too and a second round confirms the
- * minimum point by point (measuring a round more while not, live);
+ * least two rounds read them too and the rounds read the machine point
+ * by point (unconfirmed(); measuring a round more while not, live);
  * returns how many, or 0 with *why set. */
 static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
 {
