@@ -24,7 +24,7 @@ static const double fine_shapes[] = { 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0,
 struct points {
     size_t n;
     double x[HWMODEL_MAX_POINTS], y[HWMODEL_MAX_POINTS],
-        w[HWMODEL_MAX_POINTS];
+        w[HWMODEL_MAX_POINTS], gap[HWMODEL_MAX_POINTS];
 };
 
 struct config {
@@ -337,6 +337,7 @@ static void points_of(const struct hwmodel_curve *c, struct points *pt,
             continue;
         pt->x[pt->n] = c->x[i];
         pt->y[pt->n] = exp(hwcurve_median(v, k));
+        pt->gap[pt->n] = c->gap[i];
         m[pt->n] = k;
         sd[pt->n] = -1.0;
         /* Three readings or more give a spread of their own: 1.4826
@@ -488,7 +489,7 @@ double hwmodel_trimmed(const double *z, size_t n, double dof)
  * residuals relative to each reading, in noise units.  HUGE_VAL for no
  * fit. */
 static double misfit(const struct points *pt, const struct config *g,
-                     double dof)
+                     double dof, int between)
 {
     double z[HWMODEL_MAX_POINTS], a[LEVELS];
     size_t i, j;
@@ -500,6 +501,11 @@ static double misfit(const struct points *pt, const struct config *g,
         for (j = 0; j <= g->k; j++)
             cost += a[j] * g->t[j];
         r = (pt->y[i] - cost) / pt->y[i];
+        /* `between`: a footprint timed two ways is fitted anywhere
+         * between them (hwmodel_curve's gap). */
+        if (between && r > 0.0)
+            r = r > 1.0 - exp(-pt->gap[i]) ? r - (1.0 - exp(-pt->gap[i]))
+                                             : 0.0;
         z[i] = pt->w[i] * r * r;
     }
     return hwmodel_trimmed(z, pt->n, dof);
@@ -544,7 +550,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                        ? fits[k].chi2 / dof : HUGE_VAL;
         if (scale[k] < 1.0)
             scale[k] = 1.0;
-        robust[k] = misfit(&pt, &fits[k], dof);
+        robust[k] = misfit(&pt, &fits[k], dof, 0);
         if (robust[k] < 1.0)
             robust[k] = 1.0;
     }
@@ -572,7 +578,10 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     f->count_known = f->gain_next < HWMODEL_UNSURE;
     f->caches = chosen;
     f->scale = scale[chosen];
-    f->misfit = robust[chosen];
+    f->misfit = misfit(&pt, &fits[chosen],
+                       (double)pt.n - (double)(3 * chosen + 1), 1);
+    if (f->misfit < 1.0)
+        f->misfit = 1.0;
     for (j = 0; j < chosen; j++) {
         f->size[j] = held(fits[chosen].c[j], fits[chosen].p[j]);
         f->mid[j] = fits[chosen].c[j];

@@ -66,6 +66,11 @@ struct hwmodel_curve {
     double x[HWMODEL_MAX_POINTS];
     double y[HWMODEL_MAX_POINTS][HWMODEL_MAX_READINGS];
     size_t m[HWMODEL_MAX_POINTS];
+    /* Where two ways of timing a footprint disagree, the readings' and
+     * the faster way's logs gap apart, its cost lies between them: the
+     * model's adequacy (misfit) holds a fit anywhere between as no
+     * misfit (0: one way, or they agree). */
+    double gap[HWMODEL_MAX_POINTS];
 };
 
 struct hwmodel_fit {
@@ -89,7 +94,8 @@ struct hwmodel_fit {
     double scale;                  /* misfit per point of the chosen fit,
                                       at least 1: the intervals' scale */
     double misfit;                 /* the same with the worst fifth of the
-                                      points out (HWMODEL_TRIM) */
+                                      points out (HWMODEL_TRIM), each
+                                      within its gap no misfit */
     /* The count is decided: the level before it explained more than
      * HWMODEL_EXPLAINS, the next less than HWMODEL_UNSURE. */
     int count_known;

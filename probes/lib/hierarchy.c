@@ -800,6 +800,7 @@ static void model_curve(const struct hwhier_curves *c,
     m->n = 0;
     for (i = 0; i < c->n && m->n < HWMODEL_MAX_POINTS; i++) {
         m->x[m->n] = c->x[i];
+        m->gap[m->n] = c->gap[i];
         m->m[m->n] = readings_of(c, i, m->y[m->n]);
         if (i + 1 == c->n && c->again_ns > 0.0
             && m->m[m->n] < HWMODEL_MAX_READINGS)
@@ -811,6 +812,7 @@ static void model_curve(const struct hwhier_curves *c,
          k++)
         if (c->far_ns[k] > 0.0 && m->n > 0 && c->far_x[k] > m->x[m->n - 1]) {
             m->x[m->n] = c->far_x[k];
+            m->gap[m->n] = 0.0;
             m->y[m->n][0] = c->far_ns[k];
             m->m[m->n++] = 1;
         }

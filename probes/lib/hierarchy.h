@@ -69,6 +69,10 @@ struct hwhier_curves {
     /* As many lines as the last footprint over the farther far point's
      * pages (its TLB share out); 0 when not timed. */
     double pages_ns;
+    /* Each footprint's two line orders apart, where the kept (slower) one
+     * is the descending: the log of the readings' median over the random
+     * order's, else 0 (the model's weights, curvemodel.h). */
+    double gap[HWHIER_MAX_POINTS];
 };
 
 /* A value's verdict: written, or withheld for a reason, with the figures
