@@ -71,7 +71,7 @@ struct hwhier_curves {
     double pages_ns;
     /* Each footprint's two line orders apart, where the kept (slower) one
      * is the descending: the log of the readings' median over the random
-     * order's, else 0 (the model's weights, curvemodel.h). */
+     * order's, else 0 (the model's adequacy, curvemodel.h). */
     double gap[HWHIER_MAX_POINTS];
 };
 
