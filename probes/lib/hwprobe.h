@@ -55,8 +55,10 @@ void hwp_dump_comment(const char *text);
  * dump recorded.  hwp_replay reads the points of the k-th section (from
  * 0) whose title starts with `title` into x[] and y[] (at most max) and
  * returns how many; 0 when there is no such section.  Comments between
- * the title and the first point belong to the section; the empty title
- * matches any comment, hence the first curve of the file.  In replay, the
+ * the title and the first point belong to the section, unless one is a
+ * title itself (two words after its last colon: an empty section ends
+ * there); the empty title matches any comment, hence the first curve of
+ * the file.  In replay, the
  * inputs of the recorded command line count as given (hwp_input), after
  * those of this one; those the probe does not declare are ignored (an
  * older dump carries every value configure had found). */

@@ -298,6 +298,24 @@ static const char *neighbours(void)
     return why[0] ? why : NULL;
 }
 
+/* A comment that titles a curve ("TEXT: X_UNIT Y_UNIT", hwprobe.h): two
+ * words after its last colon, and nothing else. */
+static int is_title(const char *t)
+{
+    const char *colon = strrchr(t, ':');
+    size_t words = 0;
+    if (colon == NULL)
+        return 0;
+    for (t = colon + 1; *t != '\0';) {
+        t += strspn(t, " \t\r\n");
+        if (*t == '\0')
+            break;
+        words++;
+        t += strcspn(t, " \t\r\n");
+    }
+    return words == 2;
+}
+
 size_t hwp_replay(const char *title, size_t k, double *x, double *y,
                   size_t max)
 {
@@ -311,8 +329,11 @@ size_t hwp_replay(const char *title, size_t k, double *x, double *y,
         double a, b;
         if (line[0] == '#') {
             const char *t = line + 1 + strspn(line + 1, " ");
-            if (in && n > 0)
-                break; /* the section ends at the next comment */
+            /* The section ends at the next comment once it has points,
+             * and at the next title before: a curve that was not timed
+             * leaves its title alone, and the next curve is not its. */
+            if (in && (n > 0 || is_title(t)))
+                break;
             if (!in)
                 in = strncmp(t, title, len) == 0 && seen++ == k;
         } else if (in && n < max && sscanf(line, "%lf %lf", &a, &b) == 2) {
