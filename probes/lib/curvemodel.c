@@ -502,10 +502,11 @@ static double misfit(const struct points *pt, const struct config *g,
             cost += a[j] * g->t[j];
         r = (pt->y[i] - cost) / pt->y[i];
         /* `between`: a footprint timed two ways is fitted anywhere
-         * between them (hwmodel_curve's gap). */
-        if (between && r > 0.0)
-            r = r > 1.0 - exp(-pt->gap[i]) ? r - (1.0 - exp(-pt->gap[i]))
-                                             : 0.0;
+         * between them (hwmodel_curve's gap), a share below the kept. */
+        if (between && r > 0.0) {
+            double inside = 1.0 - exp(-pt->gap[i]);
+            r = r > inside ? r - inside : 0.0;
+        }
         z[i] = pt->w[i] * r * r;
     }
     return hwmodel_trimmed(z, pt->n, dof);

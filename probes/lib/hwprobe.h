@@ -58,10 +58,10 @@ void hwp_dump_comment(const char *text);
  * the title and the first point belong to the section, unless one is a
  * title itself (two words after its last colon: an empty section ends
  * there); the empty title matches any comment, hence the first curve of
- * the file.  In replay, the
- * inputs of the recorded command line count as given (hwp_input), after
- * those of this one; those the probe does not declare are ignored (an
- * older dump carries every value configure had found). */
+ * the file.  In replay, the inputs of the recorded command line count as
+ * given (hwp_input), after those of this one; those the probe does not
+ * declare are ignored (an older dump carries every value configure had
+ * found). */
 int hwp_replaying(void);
 size_t hwp_replay(const char *title, size_t k, double *x, double *y,
                   size_t max);
