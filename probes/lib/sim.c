@@ -28,6 +28,8 @@
 /* Sets of more ways than this (fully associative TLBs) are searched
  * through a hash of their tags rather than way by way. */
 #define SCAN_WAYS 32
+/* Up to this many LRU ways, their order fits in a word a set. */
+#define ORDER_WAYS 16
 /* Misses of a stream overlap: a streaming read pays this fraction of
  * each line's latency. */
 #define STREAM_OVERLAP 8.0
@@ -47,12 +49,16 @@ struct assoc {
     uint64_t *tag;           /* physical line (or page) */
     uint64_t *vtag;          /* virtual line, where the index needs it */
     double *ready;           /* when a prefetched line arrives, or NULL */
-    uint32_t *stamp, clock;  /* LRU: last use, when ways <= SCAN_WAYS;
+    uint64_t *order;         /* LRU, up to ORDER_WAYS: the ways from the
+                              * most recent, a nibble each, a word a set;
+                              * the empty ones last, the lowest last */
+    uint32_t *stamp, clock;  /* else last use, when ways <= SCAN_WAYS;
                               * 32 bits, half the host lines of 64 */
     int32_t *prev, *next, *head, *tail;  /* else LRU order within a set */
-    uint8_t *tree;           /* PLRU: a tree's nodes, tree_n a set */
+    uint64_t *tree;          /* PLRU: a tree's nodes, a bit each, a word
+                              * a set (node k is bit k) */
     uint64_t *mru;           /* or a bit a way, a word a set */
-    size_t tree_n, *valid;
+    size_t *valid;           /* full ways a set, but where order is kept */
     int64_t *hash;           /* tag -> entry, when ways > SCAN_WAYS */
     size_t hmask;
 };
@@ -156,22 +162,26 @@ static void assoc_init(struct assoc *a, size_t sets, size_t ways, int policy,
 {
     size_t n = sets * ways, e, s, p2 = 1;
     int lists = policy == HWSIM_LRU && ways > SCAN_WAYS;
+    int order = policy == HWSIM_LRU && ways <= ORDER_WAYS;
     a->sets = sets;
     a->mask = (sets & (sets - 1)) == 0 ? sets - 1 : 0;
     a->ways = ways;
     a->policy = policy;
     a->tag = zalloc(n, sizeof *a->tag);
-    /* LRU orders its ways by stamps where they are few, by lists where
-     * they are many; the other policies need neither. */
-    a->stamp = policy == HWSIM_LRU && !lists ? zalloc(n, sizeof *a->stamp)
-                                              : NULL;
+    /* LRU orders its ways by a word a set where they are few, by stamps
+     * up to SCAN_WAYS, by lists where they are many; the other policies
+     * need none. */
+    a->order = order ? zalloc(sets, sizeof *a->order) : NULL;
+    a->stamp = policy == HWSIM_LRU && !lists && !order
+                   ? zalloc(n, sizeof *a->stamp)
+                   : NULL;
     a->vtag = vtags ? zalloc(n, sizeof *a->vtag) : NULL;
     a->ready = ready ? zalloc(n, sizeof *a->ready) : NULL;
     a->prev = lists ? zalloc(n, sizeof *a->prev) : NULL;
     a->next = lists ? zalloc(n, sizeof *a->next) : NULL;
     a->head = lists ? zalloc(sets, sizeof *a->head) : NULL;
     a->tail = lists ? zalloc(sets, sizeof *a->tail) : NULL;
-    a->valid = zalloc(sets, sizeof *a->valid);
+    a->valid = order ? NULL : zalloc(sets, sizeof *a->valid);
     while (p2 < ways)
         p2 *= 2;
     /* Pseudo-LRU is a tree where the ways are a power of two.  A tree
@@ -179,12 +189,17 @@ static void assoc_init(struct assoc *a, size_t sets, size_t ways, int policy,
      * held the set, which no 12-way cache we know shows: there, one
      * bit a way (set on use, all but the last cleared when all are
      * set) chooses the victim. */
-    a->tree_n = policy == HWSIM_PLRU && p2 == ways ? 2 * p2 : 0;
-    a->tree = a->tree_n ? zalloc(sets * a->tree_n, 1) : NULL;
-    a->mru = policy == HWSIM_PLRU && !a->tree_n ? zalloc(sets, sizeof *a->mru)
-                                                 : NULL;
+    a->tree = policy == HWSIM_PLRU && p2 == ways && ways <= 64
+                  ? zalloc(sets, sizeof *a->tree)
+                  : NULL;
+    a->mru = policy == HWSIM_PLRU && a->tree == NULL
+                 ? zalloc(sets, sizeof *a->mru)
+                 : NULL;
     for (e = 0; e < n; e++)
         a->tag[e] = EMPTY;
+    for (s = 0; s < sets && order; s++)
+        for (e = 0; e < ways; e++)
+            a->order[s] |= (uint64_t)(ways - 1 - e) << 4 * e;
     for (s = 0; s < sets && lists; s++) {
         a->head[s] = (int32_t)(s * ways);
         a->tail[s] = (int32_t)(s * ways + ways - 1);
@@ -307,6 +322,18 @@ static void renumber(struct assoc *a)
 static void assoc_touch(struct assoc *a, size_t e)
 {
     size_t set, w, node = 1, lo = 0, hi = a->ways;
+    if (a->order != NULL) {
+        /* Way w from its place `at` to the front. */
+        uint64_t o = a->order[e / a->ways], below, above;
+        size_t at;
+        w = e % a->ways;
+        for (at = 0; (o >> 4 * at & 15) != w; at++)
+            ;
+        below = ((uint64_t)1 << 4 * at) - 1;
+        above = at + 1 < 16 ? ~(((uint64_t)1 << 4 * (at + 1)) - 1) : 0;
+        a->order[e / a->ways] = (o & above) | (o & below) << 4 | w;
+        return;
+    }
     if (a->policy == HWSIM_LRU && a->hash == NULL) {
         if (a->clock >= S.stamp_max)
             renumber(a);
@@ -318,29 +345,34 @@ static void assoc_touch(struct assoc *a, size_t e)
     if (a->policy == HWSIM_LRU) {
         unlink_entry(a, set, e);
         push(a, set, e, 1);
-    } else if (a->policy == HWSIM_PLRU && a->tree_n == 0) {
+    } else if (a->policy == HWSIM_PLRU && a->tree == NULL) {
         uint64_t all = a->ways >= 64 ? ~(uint64_t)0
                                      : ((uint64_t)1 << a->ways) - 1;
         a->mru[set] |= (uint64_t)1 << w;
         if (a->mru[set] == all)
             a->mru[set] = (uint64_t)1 << w;
     } else if (a->policy == HWSIM_PLRU) {
-        uint8_t *t = a->tree + set * a->tree_n;
+        uint64_t t = a->tree[set];
         while (hi - lo > 1) {
             size_t mid = (lo + hi) / 2;
-            t[node] = w < mid;
+            t = (t & ~((uint64_t)1 << node)) | (uint64_t)(w < mid) << node;
             node = 2 * node + (w >= mid);
             if (w < mid)
                 hi = mid;
             else
                 lo = mid;
         }
+        a->tree[set] = t;
     }
 }
 
 static size_t assoc_victim(struct assoc *a, size_t set)
 {
     size_t e, node = 1, lo = 0, hi = a->ways, best;
+    /* The first empty way, else the least recent: the stamps' choice. */
+    if (a->order != NULL)
+        return set * a->ways
+               + (size_t)(a->order[set] >> 4 * (a->ways - 1) & 15);
     if (a->policy == HWSIM_LRU && a->hash == NULL) {
         /* Empty ways have stamp 0, the least. */
         for (best = e = set * a->ways; e < (set + 1) * a->ways; e++)
@@ -356,14 +388,14 @@ static size_t assoc_victim(struct assoc *a, size_t set)
                 return e;
     if (a->policy == HWSIM_RANDOM)
         return set * a->ways + (size_t)(rnd() % a->ways);
-    if (a->tree_n == 0) {
+    if (a->tree == NULL) {
         for (e = 0; e < a->ways && e < 64 && (a->mru[set] >> e & 1); e++)
             ;
         return set * a->ways + (e < a->ways ? e : 0);
     }
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
-        int right = a->tree[set * a->tree_n + node];
+        int right = (int)(a->tree[set] >> node & 1);
         node = 2 * node + (size_t)right;
         if (right)
             lo = mid;
@@ -371,6 +403,25 @@ static size_t assoc_victim(struct assoc *a, size_t set)
             hi = mid;
     }
     return set * a->ways + lo;
+}
+
+/* Way w of set, just emptied, among the empty ways at the end of its
+ * order, before those of lower number: the first empty way by number is
+ * then the last, as the stamps chose it. */
+static void order_empty(struct assoc *a, size_t set, size_t w)
+{
+    uint64_t o = a->order[set];
+    unsigned char way[ORDER_WAYS];
+    size_t n = a->ways, i, k = 0, at;
+    for (i = 0; i < n; i++)
+        if ((o >> 4 * i & 15) != w)
+            way[k++] = (unsigned char)(o >> 4 * i & 15);
+    for (at = k; at > 0 && way[at - 1] < w
+                 && a->tag[set * n + way[at - 1]] == EMPTY; at--)
+        ;
+    for (o = 0, i = 0; i < n; i++)
+        o |= (uint64_t)(i < at ? way[i] : i == at ? w : way[i - 1]) << 4 * i;
+    a->order[set] = o;
 }
 
 static void assoc_remove(struct assoc *a, size_t e)
@@ -383,13 +434,18 @@ static void assoc_remove(struct assoc *a, size_t e)
     a->tag[e] = EMPTY;
     if (a->ready != NULL)
         a->ready[e] = 0.0;
+    if (a->order != NULL) {
+        order_empty(a, set, e % a->ways);
+        return;
+    }
     a->valid[set]--;
     /* The stamps and the lists order LRU's ways only: stamps where the
      * ways are few, lists where they are many. */
     if (a->policy != HWSIM_LRU)
         return;
     if (a->hash == NULL) {
-        a->stamp[e] = 0;
+        if (a->stamp != NULL)
+            a->stamp[e] = 0;
         return;
     }
     unlink_entry(a, set, e);
@@ -408,7 +464,7 @@ static size_t assoc_insert(struct assoc *a, size_t set, uint64_t tag,
     if (*old != EMPTY) {
         if (a->hash != NULL)
             hash_del(a, *old);
-    } else {
+    } else if (a->valid != NULL) {
         a->valid[set]++;
     }
     a->tag[e] = tag;
@@ -593,8 +649,14 @@ static void evicted(int j, uint64_t pa, uint64_t va)
                     assoc_remove(&S.lev[i].a, (size_t)e);
             }
         }
-    if (j + 1 < S.nlev && S.lev[j + 1].incl == HWSIM_EXCLUSIVE)
-        insert_line(j + 1, va, pa, 0.0);
+    /* A victim level never holds what the level above held: its hits
+     * move up and leave it, so the victim needs no looking up there. */
+    if (j + 1 < S.nlev && S.lev[j + 1].incl == HWSIM_EXCLUSIVE) {
+        if (S.plain)
+            insert_line(j + 1, va, pa, 0.0);
+        else
+            insert_known(j + 1, va, pa, 0.0, -1);
+    }
 }
 
 static void insert_line(int j, uint64_t va, uint64_t pa, double ready)
@@ -824,11 +886,13 @@ static void look_ahead(uint64_t va)
             continue;
         __builtin_prefetch(a->tag + e);
         __builtin_prefetch(a->tag + e + a->ways - 1);
-        if (a->stamp != NULL) {
+        if (a->order != NULL)
+            __builtin_prefetch(a->order + e / a->ways);
+        else if (a->stamp != NULL) {
             __builtin_prefetch(a->stamp + e);
             __builtin_prefetch(a->stamp + e + a->ways - 1);
         } else if (a->tree != NULL)
-            __builtin_prefetch(a->tree + e / a->ways * a->tree_n);
+            __builtin_prefetch(a->tree + e / a->ways);
         else if (a->mru != NULL)
             __builtin_prefetch(a->mru + e / a->ways);
     }
@@ -1234,6 +1298,9 @@ static int validate(struct parse *ps, const struct hwsim_machine *m)
                                "to the page, at least the level above's");
         if (l->ways < 1.0 || l->bytes < l->ways * l->line)
             return invalid(ps, "a level holds less than one set");
+        /* Pseudo-LRU keeps a bit a way, or a tree's nodes, in one word. */
+        if (l->policy == HWSIM_PLRU && l->ways > 64.0)
+            return invalid(ps, "a pseudo-LRU level has more than 64 ways");
         if (j == 0 && l->incl == HWSIM_EXCLUSIVE)
             return invalid(ps, "the L1 cannot be exclusive");
         if (l->insert > 1.0 || (j == 0 && l->insert > 0.0))
