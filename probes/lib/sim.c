@@ -58,7 +58,7 @@ struct assoc {
     uint64_t *tree;          /* PLRU: a tree's nodes, a bit each, a word
                               * a set (node k is bit k) */
     uint64_t *mru;           /* or a bit a way, a word a set */
-    size_t *valid;           /* full ways a set, but where order is kept */
+    size_t empty;            /* empty entries in all its sets */
     int64_t *hash;           /* tag -> entry, when ways > SCAN_WAYS */
     size_t hmask;
 };
@@ -181,7 +181,7 @@ static void assoc_init(struct assoc *a, size_t sets, size_t ways, int policy,
     a->next = lists ? zalloc(n, sizeof *a->next) : NULL;
     a->head = lists ? zalloc(sets, sizeof *a->head) : NULL;
     a->tail = lists ? zalloc(sets, sizeof *a->tail) : NULL;
-    a->valid = order ? NULL : zalloc(sets, sizeof *a->valid);
+    a->empty = n;
     while (p2 < ways)
         p2 *= 2;
     /* Pseudo-LRU is a tree where the ways are a power of two.  A tree
@@ -382,7 +382,8 @@ static size_t assoc_victim(struct assoc *a, size_t set)
     }
     if (a->policy == HWSIM_LRU)
         return (size_t)a->tail[set];
-    if (a->valid[set] < a->ways)
+    /* Once no set has an empty way, none is looked for. */
+    if (a->empty > 0)
         for (e = set * a->ways; e < (set + 1) * a->ways; e++)
             if (a->tag[e] == EMPTY)
                 return e;
@@ -434,11 +435,11 @@ static void assoc_remove(struct assoc *a, size_t e)
     a->tag[e] = EMPTY;
     if (a->ready != NULL)
         a->ready[e] = 0.0;
+    a->empty++;
     if (a->order != NULL) {
         order_empty(a, set, e % a->ways);
         return;
     }
-    a->valid[set]--;
     /* The stamps and the lists order LRU's ways only: stamps where the
      * ways are few, lists where they are many. */
     if (a->policy != HWSIM_LRU)
@@ -464,8 +465,8 @@ static size_t assoc_insert(struct assoc *a, size_t set, uint64_t tag,
     if (*old != EMPTY) {
         if (a->hash != NULL)
             hash_del(a, *old);
-    } else if (a->valid != NULL) {
-        a->valid[set]++;
+    } else {
+        a->empty--;
     }
     a->tag[e] = tag;
     if (a->vtag != NULL)
