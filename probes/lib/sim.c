@@ -49,6 +49,7 @@ struct assoc {
     uint64_t *tag;           /* physical line (or page) */
     uint64_t *vtag;          /* virtual line, where the index needs it */
     double *ready;           /* when a prefetched line arrives, or NULL */
+    double ready_max;        /* the latest arrival it ever kept */
     uint64_t *order;         /* LRU, up to ORDER_WAYS: the ways from the
                               * most recent, a nibble each, a word a set;
                               * the empty ones last, the lowest last */
@@ -425,6 +426,15 @@ static void order_empty(struct assoc *a, size_t set, size_t w)
     a->order[set] = o;
 }
 
+/* Whether a line of a's may still be on its way.  A time of arrival
+ * not after now is as good as none (the line is there), so while none
+ * it kept is later, its arrival times are neither read nor cleared:
+ * they are the host's misses on a large level that prefetches. */
+static int in_flight(const struct assoc *a)
+{
+    return a->ready != NULL && a->ready_max > S.now;
+}
+
 static void assoc_remove(struct assoc *a, size_t e)
 {
     size_t set = e / a->ways;
@@ -433,7 +443,7 @@ static void assoc_remove(struct assoc *a, size_t e)
     if (a->hash != NULL)
         hash_del(a, a->tag[e]);
     a->tag[e] = EMPTY;
-    if (a->ready != NULL)
+    if (in_flight(a))
         a->ready[e] = 0.0;
     a->empty++;
     if (a->order != NULL) {
@@ -471,8 +481,11 @@ static size_t assoc_insert(struct assoc *a, size_t set, uint64_t tag,
     a->tag[e] = tag;
     if (a->vtag != NULL)
         a->vtag[e] = vtag;
-    if (a->ready != NULL)
+    if (a->ready != NULL && (ready > S.now || in_flight(a))) {
         a->ready[e] = ready;
+        if (ready > a->ready_max)
+            a->ready_max = ready;
+    }
     if (a->hash != NULL)
         hash_put(a, tag, e);
     assoc_touch(a, e);
@@ -673,7 +686,7 @@ static void insert_known(int j, uint64_t va, uint64_t pa, double ready,
     struct level *l = &S.lev[j];
     uint64_t old, vold, mask = ~(((uint64_t)1 << l->shift) - 1);
     if (e >= 0) {
-        if (l->a.ready != NULL && ready < l->a.ready[e])
+        if (in_flight(&l->a) && ready < l->a.ready[e])
             l->a.ready[e] = ready;
         assoc_touch(&l->a, (size_t)e);
         return;
@@ -802,7 +815,7 @@ static double access_line(uint64_t va, uint64_t pa, int *hit)
     double c = level_ns(h);
     if (h < S.nlev) {
         struct level *l = &S.lev[h];
-        if (l->a.ready != NULL && l->a.ready[e] > S.now + c) {
+        if (in_flight(&l->a) && l->a.ready[e] > S.now + c) {
             c = l->a.ready[e] - S.now;
             l->a.ready[e] = 0.0;
         }
