@@ -573,6 +573,16 @@ static void emit_locality(struct locality *x)
         hwp_absent("locality_ratio", "no domains");
         return;
     }
+    if (nc > 1 && !hwclique_two_sided(x->bw[MEM], (size_t)x->ncpus, label, nc,
+                                      HWCLIQUE_MEMORY_DIAMETER)) {
+        hwp_absent("locality_domains",
+                   "the domains read each other's memory slower than one "
+                   "of them reads its own, but not than the other does: a "
+                   "CPU slowed throughout (a neighbour on its host's "
+                   "core), not distance");
+        hwp_absent("locality_ratio", "no domains");
+        return;
+    }
     hwp_emit_int("locality_domains", (long long)nc);
     ratio = hwclique_locality_ratio(symmetric(x, MEM), (size_t)x->ncpus, label);
     hwp_log("memory: %zu domains, ratio %.3f", nc, ratio);

@@ -257,6 +257,34 @@ static void test_recorded(void)
           "recorded memory: one domain");
 }
 
+/* Recorded on a one-node 2-vCPU guest (a Zen 3 KVM guest, a configure
+ * of 2026-11-30): CPU 1 read its own memory at 10.0 GB/s and CPU 0's at
+ * 10.5, CPU 0 its own at 13.6.  Two cliques at 25%, but apart from CPU
+ * 0's side only: CPU 1 was slowed throughout, not far.  Two NUMA nodes
+ * are apart from both sides. */
+static void test_two_sided(void)
+{
+    static const double slowed[] = {13567.74, 10485.58, 9361.93, 10016.92};
+    static const int nodes[] = {0, 0, 0, 0, 1, 1, 1, 1};
+    static const int leaders[] = {1, 0, 0, 0, 1, 0, 0, 0};
+    double sym[4];
+    int label[N];
+    hwclique_symmetrize(slowed, 2, sym);
+    check(hwclique_cliques(sym, 2, HWCLIQUE_MEMORY_DIAMETER, label) == 2
+              && !hwclique_two_sided(slowed, 2, label, 2,
+                                     HWCLIQUE_MEMORY_DIAMETER),
+          "recorded memory, one vCPU slowed: two cliques, from one side");
+    fill(N, nodes, 11.0, 10.5, 6.5);
+    only_rows(N, leaders);
+    check(hwclique_cliques(m, N, HWCLIQUE_MEMORY_DIAMETER, label) == 2
+              && hwclique_two_sided(m, N, label, 2,
+                                    HWCLIQUE_MEMORY_DIAMETER),
+          "memory: 2 NUMA nodes apart from both sides, the leaders' rows");
+    m[4 * N + 4] = NAN;
+    check(!hwclique_two_sided(m, N, label, 2, HWCLIQUE_MEMORY_DIAMETER),
+          "memory: no pair with both CPUs' own readings: not two-sided");
+}
+
 static void test_invalid(void)
 {
     double bad[4] = {10.0, -1.0, 10.0, 10.0};
@@ -389,6 +417,7 @@ int main(void)
     test_memory();
     test_symmetrize();
     test_recorded();
+    test_two_sided();
     test_invalid();
     test_rows();
     test_search();

@@ -214,6 +214,29 @@ double hwclique_locality_ratio(const double *bw, size_t n, const int *label)
     return across / within;
 }
 
+int hwclique_two_sided(const double *bw, size_t n, const int *label,
+                       size_t nc, double rel)
+{
+    size_t a, b, i, j;
+    for (a = 0; a < nc; a++)
+        for (b = a + 1; b < nc; b++) {
+            int found = 0;
+            for (i = 0; i < n && !found; i++)
+                for (j = 0; j < n && !found; j++) {
+                    double pair = better(bw[i * n + j], bw[j * n + i]);
+                    double own_i = bw[i * n + i], own_j = bw[j * n + j];
+                    found = label[i] == (int)a && label[j] == (int)b
+                            && !isnan(pair) && !isnan(own_i)
+                            && !isnan(own_j)
+                            && pair * (1.0 + rel) < own_i
+                            && pair * (1.0 + rel) < own_j;
+                }
+            if (!found)
+                return 0;
+        }
+    return 1;
+}
+
 double hwclique_row_max(const double *bw, size_t n, size_t i)
 {
     double best = 0.0;

@@ -74,6 +74,16 @@ int hwclique_clique_size(const int *label, size_t n);
  * within, was measured. */
 double hwclique_locality_ratio(const double *bw, size_t n, const int *label);
 
+/* Whether every two of nc cliques at the memory footprint are apart as
+ * NUMA makes them: from both sides.  Some pair between them, each of
+ * whose CPUs' own reading (bw[i * n + i], raw) was measured, reads at
+ * its better direction more than rel slower than both.  A CPU slowed
+ * throughout a stage (a neighbour on its host's core) reads its own
+ * memory as slowly as another's, and makes a pair look apart from the
+ * other CPU's side only. */
+int hwclique_two_sided(const double *bw, size_t n, const int *label,
+                       size_t nc, double rel);
+
 /* The fastest measured reading of what CPU i produced, by itself or
  * another CPU; 0 when none was measured. */
 double hwclique_row_max(const double *bw, size_t n, size_t i);
