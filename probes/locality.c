@@ -573,13 +573,13 @@ static void emit_locality(struct locality *x)
         hwp_absent("locality_ratio", "no domains");
         return;
     }
-    if (nc > 1 && !hwclique_two_sided(x->bw[MEM], (size_t)x->ncpus, label, nc,
-                                      HWCLIQUE_MEMORY_DIAMETER)) {
+    if (nc > 1 && !hwclique_two_sided(x->bw[MEM], (size_t)x->ncpus, label,
+                                      nc, HWCLIQUE_MEMORY_DIAMETER)) {
         hwp_absent("locality_domains",
-                   "the domains read each other's memory slower than one "
-                   "of them reads its own, but not than the other does: a "
-                   "CPU slowed throughout (a neighbour on its host's "
-                   "core), not distance");
+                   "no pair between the domains read slower than both its "
+                   "CPUs read their own memory, as NUMA makes it: one CPU "
+                   "slowed throughout (a neighbour on its host's core) "
+                   "looks far from one side only");
         hwp_absent("locality_ratio", "no domains");
         return;
     }
