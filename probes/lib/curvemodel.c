@@ -485,13 +485,13 @@ double hwmodel_trimmed(const double *z, size_t n, double dof)
     return sum / (double)keep / HWMODEL_TRIM_MEAN * (double)n / dof;
 }
 
-/* The misfit per point of g's fit, robust (hwmodel_trimmed): its
- * residuals relative to each reading, in noise units.  HUGE_VAL for no
- * fit. */
+/* The misfit per point of g's fit, robust (hwmodel_trimmed) over its
+ * degrees of freedom, at least 1: its residuals relative to each
+ * reading, in noise units.  HUGE_VAL for no fit. */
 static double misfit(const struct points *pt, const struct config *g,
-                     double dof, int between)
+                     int between)
 {
-    double z[HWMODEL_MAX_POINTS], a[LEVELS];
+    double z[HWMODEL_MAX_POINTS], a[LEVELS], m;
     size_t i, j;
     if (g->chi2 == HUGE_VAL)
         return HUGE_VAL;
@@ -509,7 +509,8 @@ static double misfit(const struct points *pt, const struct config *g,
         }
         z[i] = pt->w[i] * r * r;
     }
-    return hwmodel_trimmed(z, pt->n, dof);
+    m = hwmodel_trimmed(z, pt->n, (double)pt->n - (double)(3 * g->k + 1));
+    return m < 1.0 ? 1.0 : m;
 }
 
 int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
@@ -551,9 +552,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
                        ? fits[k].chi2 / dof : HUGE_VAL;
         if (scale[k] < 1.0)
             scale[k] = 1.0;
-        robust[k] = misfit(&pt, &fits[k], dof, 0);
-        if (robust[k] < 1.0)
-            robust[k] = 1.0;
+        robust[k] = misfit(&pt, &fits[k], 0);
     }
     /* The count: levels are added while each explains HWMODEL_EXPLAINS
      * times the noise the larger fit leaves, robustly: a few footprints
@@ -579,10 +578,7 @@ int hwmodel_fit(const struct hwmodel_curve *c, size_t most,
     f->count_known = f->gain_next < HWMODEL_UNSURE;
     f->caches = chosen;
     f->scale = scale[chosen];
-    f->misfit = misfit(&pt, &fits[chosen],
-                       (double)pt.n - (double)(3 * chosen + 1), 1);
-    if (f->misfit < 1.0)
-        f->misfit = 1.0;
+    f->misfit = misfit(&pt, &fits[chosen], 1);
     for (j = 0; j < chosen; j++) {
         f->size[j] = held(fits[chosen].c[j], fits[chosen].p[j]);
         f->mid[j] = fits[chosen].c[j];
