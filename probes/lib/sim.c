@@ -391,7 +391,7 @@ static size_t assoc_victim(struct assoc *a, size_t set)
     if (a->policy == HWSIM_RANDOM)
         return set * a->ways + (size_t)(rnd() % a->ways);
     if (a->tree == NULL) {
-        for (e = 0; e < a->ways && e < 64 && (a->mru[set] >> e & 1); e++)
+        for (e = 0; e < a->ways && (a->mru[set] >> e & 1); e++)
             ;
         return set * a->ways + (e < a->ways ? e : 0);
     }
@@ -450,13 +450,12 @@ static void assoc_remove(struct assoc *a, size_t e)
         order_empty(a, set, e % a->ways);
         return;
     }
-    /* The stamps and the lists order LRU's ways only: stamps where the
-     * ways are few, lists where they are many. */
+    /* The stamps and the lists order LRU's ways only: stamps up to
+     * SCAN_WAYS (the fewest are ordered above), lists past it. */
     if (a->policy != HWSIM_LRU)
         return;
     if (a->hash == NULL) {
-        if (a->stamp != NULL)
-            a->stamp[e] = 0;
+        a->stamp[e] = 0;
         return;
     }
     unlink_entry(a, set, e);
