@@ -439,16 +439,20 @@ static size_t unplaced(struct hwhier_hierarchy *h, size_t m,
 
 /* The far points' rise came with their pages, not their data: the chain
  * over the farther point's pages with only the curve's end's lines (as
- * much data as where it settled) cost what that point did, within
- * HWHIER_CONFIRMED either way, and that point was the slower.  Then no
- * cache served where the curve settled that the far points lost: the
- * page walks grew past the alias chains' reach (tlbcost.h). */
-static int came_with_pages(const struct hwhier_curves *c, double hi)
+ * much data as where it settled) cost at least what that point did, less
+ * HWHIER_CONFIRMED.  The two differ in their data alone, and a cache that
+ * served where the curve settled only makes the lesser data faster: a
+ * pages chain slower than the farther point shows no cache, nor does a
+ * nearer far point slower than the farther (one timing, which a
+ * neighbour only slows).  Unless HWHIER_SETTLED slower, more than the
+ * data can make it: then it was slowed while timed, as the curve's end
+ * timed again can be, and tells nothing.  Then the page walks grew past
+ * the alias chains' reach (tlbcost.h). */
+static int came_with_pages(const struct hwhier_curves *c)
 {
     double far = c->far_ns[c->nfar - 1];
-    return c->pages_ns > 0.0 && far * HWHIER_CONFIRMED >= hi
-           && far <= HWHIER_CONFIRMED * c->pages_ns
-           && c->pages_ns <= HWHIER_CONFIRMED * far;
+    return c->pages_ns > 0.0 && far <= HWHIER_CONFIRMED * c->pages_ns
+           && c->pages_ns <= HWHIER_SETTLED * far;
 }
 
 /* Stage 9: memory timed again two and three octaves on.  A cache that
@@ -486,7 +490,7 @@ static void far_memory(const struct hwhier_curves *c,
         h->memory = 0;
         h->mem = verdict(HWHIER_MEM_SLOWED, 0.0, 0.0, 0.0, 0.0);
         h->count = h->mem;
-    } else if (hi > HWHIER_CONFIRMED * h->ns[m] && came_with_pages(c, hi)) {
+    } else if (hi > HWHIER_CONFIRMED * h->ns[m] && came_with_pages(c)) {
         /* Memory is the settled octave's, with fewer of the walks the
          * TLB share leaves in; the far points, which hold more, leave the
          * model, which has no term for them. */
