@@ -786,7 +786,7 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
                           short_level = because(HWHIER_ONE_POINT,
                                                 (double)h->known, 0),
                           unknown, count, fewer;
-    double rate[HWHIER_MAX_LEVELS] = { 0 };
+    double rate[HWHIER_MAX_LEVELS] = { 0 }, ref;
     size_t caches = h->levels - 1, j, n = 0;
     for (j = 0; j < h->levels; j++) {
         rate[j] = rate_at(b, c, h, j, mhz, l1_cycles);
@@ -801,16 +801,20 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
          * chain's, or the host's clock moved). */
         if (mhz > 0.0 && fabs(rate[j] - mhz) > HWHIER_CLOCKS_AGREE * mhz)
             clock[j] = because(HWHIER_CLOCKS, rate[j], mhz);
-        /* A core that slowed by as much since the L1 was read takes the
-         * L2's size too: a program on its other hardware thread takes a
-         * share of the caches the two threads alone share (the L1 and
-         * the L2 of every SMT core we know) as it slows the chain beside,
-         * and placements timed one after another all share its stay.  A
+        /* A core that ran that much slower where the L2 was read than
+         * the clock probe or the L1 read takes the L2's size too: a
+         * program on its other hardware thread takes a share of the
+         * caches the two threads alone share (the L1 and the L2 of every
+         * SMT core we know) as it slows the chain beside, and placements
+         * timed one after another all share its stay; it may have been
+         * there from the start, when the L1 was read.  The L1's share has
+         * its own check (the conflict test's capacity, stage 11), and a
          * level past them any other core's program shares as well: its
          * share is the value. */
+        ref = fmax(rate[0], mhz);
         slow[j] = j == 1 && j + 1 < h->levels
-                          && rate[j] < (1.0 - HWHIER_CLOCKS_AGREE) * rate[0]
-                      ? because(HWHIER_SLOW_CORE, rate[j], rate[0])
+                          && rate[j] < (1.0 - HWHIER_CLOCKS_AGREE) * ref
+                      ? because(HWHIER_SLOW_CORE, rate[j], ref)
                       : written;
     }
     /* Levels past the first not known: their own reason, else stage 5's

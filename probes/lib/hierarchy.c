@@ -213,11 +213,11 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         break;
     case HWHIER_SLOW_CORE:
         snprintf(buf, len, "the core ran at %.0f MHz where this level was "
-                 "read, more than %.0f%% under its %.0f at the L1: a "
-                 "program on its other hardware thread, which slows it, "
-                 "takes a share of its caches too (or the clock stepped "
-                 "down), so the size may not be the level's own",
-                 f[0], 100.0 * HWHIER_CLOCKS_AGREE, f[1]);
+                 "read, more than %.0f%% under the %.0f the clock probe "
+                 "or the L1 read: a program on its other hardware thread, "
+                 "which slows it, takes a share of its caches too (or the "
+                 "clock stepped down), so the size may not be the level's "
+                 "own", f[0], 100.0 * HWHIER_CLOCKS_AGREE, f[1]);
         break;
     case HWHIER_NO_MHZ:
         snprintf(buf, len, "no cpu_mhz input");
