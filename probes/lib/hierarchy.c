@@ -444,10 +444,10 @@ static size_t unplaced(struct hwhier_hierarchy *h, size_t m,
  * served where the curve settled only makes the lesser data faster: a
  * pages chain slower than the farther point shows no cache, nor does a
  * nearer far point slower than the farther (one timing, which a
- * neighbour only slows).  Unless HWHIER_SETTLED slower, more than the
- * data can make it: then it was slowed while timed, as the curve's end
- * timed again can be, and tells nothing.  Then the page walks grew past
- * the alias chains' reach (tlbcost.h). */
+ * neighbour only slows).  Unless more than HWHIER_SETTLED slower, past
+ * what a latency repeats within: then it was slowed while timed, as the
+ * curve's end timed again can be, and tells nothing.  Then the page
+ * walks grew past the alias chains' reach (tlbcost.h). */
 static int came_with_pages(const struct hwhier_curves *c)
 {
     double far = c->far_ns[c->nfar - 1];
