@@ -668,7 +668,7 @@ static void reasons(void)
     char text[320], settled[16];
     int id, named = 1;
     memset(&v, 0, sizeof v);
-    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_PAST; id++) {
+    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_NEAR; id++) {
         v.why = (enum hwhier_why)id;
         hwhier_reason(&v, text, sizeof text);
         named &= strlen(text) > 10 && strcmp(text, "written") != 0;
@@ -702,7 +702,7 @@ static void reuse_checks(void)
     struct hwreuse_fit f, two;
     const double slice[3] = { 1835008, 1700000, 1900000 },
                  share[3] = { 4194304, 3900000, 4400000 },
-                 l3_ns[3] = { 19, 14, 25 };
+                 l3_ns[3] = { 19, 14, 25 }, near_ns[3] = { 57, 27, 61 };
     char text[320];
     size_t i;
     memset(&base, 0, sizeof base);
@@ -738,6 +738,16 @@ static void reuse_checks(void)
     checkf(h.count.why != HWHIER_WRITTEN && h.levels == 3,
            "reuse: a slice past the L2 under twice its size withholds the "
            "count (%s)", hwhier_reason(&h.count, text, sizeof text));
+    /* The same slice with a cost the fit cannot pin down, up to half
+     * memory's (the Cascade Lake twin's seed 3, whose curve read two
+     * levels): neither a level of its own nor memory, not ignored. */
+    reuse_level(&two, 1, slice, near_ns);
+    h = base;
+    hwhier_reuse_check(&h, &two, 1, 524288, &c);
+    checkf(h.count.why == HWHIER_REUSE_NEAR && h.levels == 3,
+           "reuse: a level past the L2 not a level step under memory "
+           "withholds the count (%s)",
+           hwhier_reason(&h.count, text, sizeof text));
     /* Twice the L2 and more, where the model of the curve also reads a
      * level past (its doubt): the level goes in, its latency withheld
      * where it alone serves under HWMODEL_HELD of the chain. */

@@ -274,6 +274,14 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "written (its size under %.0f times the one before's): the "
                  "count is not known", f[1], HWHIER_REUSE_APART);
         break;
+    case HWHIER_REUSE_NEAR:
+        snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
+                 "at random, reads a level past the curve's last cache, to "
+                 "%.0f KiB at %.1f-%.1f ns, a level step slower than that "
+                 "cache but not a level step faster than memory (from %.1f "
+                 "ns): a cache, or memory's own rise, not told apart: the "
+                 "count is not known", f[0], f[1], f[2], f[3]);
+        break;
     case HWHIER_REUSE_UNSEEN:
         snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
                  "at random, reads a level past the curve's last cache, to "
@@ -1151,20 +1159,26 @@ static int model_doubt(struct hwhier_verdict v)
            || v.why == HWHIER_MODEL_MISFIT;
 }
 
-/* A fit's last level, k of sizes size[] and latencies ns[] (memory's
- * k + 1; ns_lo: the lower ends of their intervals), lies past the curve's
- * last cache: its level before is that cache (within 2x), and it is a
- * level step slower than that cache and faster than memory. */
+/* A fit's last level, k of sizes size[] and latencies ns_lo[] (the lower
+ * ends of their intervals), lies past the curve's last cache: its level
+ * before is that cache (within 2x), and it is a level step slower. */
+static int past_last(const struct hwhier_hierarchy *h, size_t k,
+                     const double *size, const double *ns_lo)
+{
+    size_t last = h->levels - 1;
+    return k > 0 && last > 0 && h->ns[last - 1] > 0.0
+           && size[k - 1] <= 2.0 * h->size[last - 1]
+           && 2.0 * size[k - 1] >= h->size[last - 1]
+           && ns_lo[k] >= HWMODEL_STEP * h->ns[last - 1];
+}
+
+/* And it is a level step faster than memory (ns[]: the latencies,
+ * memory's k + 1): a cache of its own. */
 static int reads_past(const struct hwhier_hierarchy *h, size_t k,
                       const double *size, const double *ns,
                       const double *ns_lo)
 {
-    size_t last = h->levels - 1;
-    return k > 0 && last > 0 && h->ns[last - 1] > 0.0
-           && ns[k + 1] >= HWHIER_MEMORY_MIN_NS
-           && size[k - 1] <= 2.0 * h->size[last - 1]
-           && 2.0 * size[k - 1] >= h->size[last - 1]
-           && ns_lo[k] >= HWMODEL_STEP * h->ns[last - 1]
+    return past_last(h, k, size, ns_lo) && ns[k + 1] >= HWHIER_MEMORY_MIN_NS
            && ns_lo[k + 1] >= HWMODEL_STEP * ns[k];
 }
 
@@ -1252,6 +1266,15 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
             count_not_known(h, HWHIER_REUSE_PAST, from / 1024.0,
                             f->size[k - 1] / 1024.0);
         }
+    } else if (k == ours + 1 && past_last(h, k - 1, f->size, f->ns_lo)) {
+        /* Memory under a level step past it over its interval: a cache
+         * whose cost the fit cannot pin down (a thin slice, which serves
+         * a little of each footprint), or memory's own rise as walks
+         * grow.  Not told apart, it does not confirm the curve's count. */
+        if (h->count.why == HWHIER_WRITTEN)
+            h->count = verdict(HWHIER_REUSE_NEAR, f->size[k - 1] / 1024.0,
+                               f->ns_lo[k - 1], f->ns_hi[k - 1],
+                               f->ns_lo[k]);
     } else if (k < ours)
         count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
 }

@@ -141,7 +141,9 @@ enum hwhier_why {
     HWHIER_REUSE_UNSURE,    /* from v0 KiB, a level past: v1 variances */
     HWHIER_REUSE_FEWER,     /* from v0 KiB, v1 levels: fewer */
     HWHIER_REUSE_PAST,      /* from v0 KiB, a level past to v1 KiB */
-    HWHIER_REUSE_UNSEEN     /* a level past to v0 KiB, serving v1% */
+    HWHIER_REUSE_UNSEEN,    /* a level past to v0 KiB, serving v1% */
+    HWHIER_REUSE_NEAR       /* a level past to v0 KiB, v1-v2 ns; memory
+                             * from v3 ns */
 };
 
 struct hwhier_verdict {
