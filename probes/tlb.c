@@ -7,9 +7,13 @@
  * more when the lines miss the L1 too steps again where those lines
  * overflow it, so the share is also timed with two lines a page
  * (Sandoval's T(2,k)): a TLB's step stays at the same page count, a
- * cache's halves.  Page: never smaller than the OS's; a larger one (pages
- * the hardware merges) shows as pairs of loads a page apart running at
- * the first level's speed while each pair shares one entry.
+ * cache's halves.  The sweep's grid, eight points an octave, reads a step
+ * at the last point before it, up to 9% short (a level of 96 entries as
+ * 91, of 1536 as 1448); a sharp step is then read to the page, halving
+ * the pages between that point and the next.  Page: never smaller than
+ * the OS's; a larger one (pages the hardware merges) shows as pairs of
+ * loads a page apart running at the first level's speed while each pair
+ * shares one entry.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -41,6 +45,13 @@
 #define ROUNDS 2
 #define MAX_ROUNDS 6
 #define AGREE 1.2
+/* Chains timed between a step's grid points, to read it to the page:
+ * the level goes on while a chain is no slower than this times its last
+ * grid point's.  Only where the step is sharp: that point no slower than
+ * this times the one before (a soft step has begun to rise there, and
+ * the grid's reading, the level's last flat point, stands). */
+#define MAX_REFINE 32
+#define ON_LEVEL 1.10
 
 /* The chains with one load a page (0) and two (1), of each round; then
  * the curves read (one round's, or their minimum). */
@@ -52,6 +63,8 @@ struct tlb {
     double raw_dense[MAX_ROUNDS][2][MAX_POINTS];
     double sparse[2][MAX_POINTS], dense[2][MAX_POINTS];
     double share[2][MAX_POINTS], y[2][MAX_POINTS];
+    size_t nref;                    /* refine(): pages, ns per load */
+    double ref_x[MAX_REFINE], ref_y[MAX_REFINE];
 };
 
 /* ---- the levels ------------------------------------------------------ */
@@ -250,6 +263,74 @@ static size_t agreed_steps(struct tlb *b, double *entries, const char **why)
     return 0;
 }
 
+/* ---- a step to the page ---------------------------------------------- */
+
+/* The grid point of a sharp step read (the last before it), and the
+ * most a chain within the level may cost, from the rounds' minimum
+ * there, one load a page (read_round(b, b->rounds) left it in
+ * b->sparse); 0 when the step is soft or the grid's first or last. */
+static size_t step_point(const struct tlb *b, double edge, double *limit)
+{
+    size_t i = 0;
+    while (i < b->n && b->pages[i] < edge)
+        i++;
+    if (i == 0 || i + 1 >= b->n || b->pages[i] != edge
+        || b->sparse[0][i] > ON_LEVEL * b->sparse[0][i - 1])
+        return 0;
+    *limit = ON_LEVEL * b->sparse[0][i];
+    return i;
+}
+
+/* A step read at a grid point lies before the next one: the chains of
+ * the pages between, halved as a search, say where.  A disturbance only
+ * slows a chain, so a point under the limit is within the level; one
+ * over it is timed again, the faster kept. */
+static void refine(struct tlb *b, double edge)
+{
+    double limit, s, d, t;
+    size_t i = step_point(b, edge, &limit), lo, hi, mid;
+    if (i == 0)
+        return;
+    lo = (size_t)edge;
+    hi = (size_t)b->pages[i + 1];
+    while (hi - lo > 1 && b->nref < MAX_REFINE && hwp_budget_left() > 0.0) {
+        mid = lo + (hi - lo) / 2;
+        hwtlb_time(&b->t, mid, 1, &s, &d);
+        t = s * 1e9;
+        if (t >= limit) {
+            hwtlb_time(&b->t, mid, 1, &s, &d);
+            if (s * 1e9 < t)
+                t = s * 1e9;
+        }
+        b->ref_x[b->nref] = (double)mid;
+        b->ref_y[b->nref++] = t;
+        if (t < limit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+}
+
+/* The step read at grid point `edge`, to the page: the most pages timed
+ * between it and the next grid point under the limit, none fewer over
+ * it (refine()'s points, or a dump's; none: the grid point). */
+static double refined(const struct tlb *b, double edge)
+{
+    double limit, best = edge, risen = HUGE_VAL;
+    size_t i = step_point(b, edge, &limit), r;
+    if (i == 0)
+        return edge;
+    for (r = 0; r < b->nref; r++)
+        if (b->ref_x[r] > edge && b->ref_x[r] < b->pages[i + 1]
+            && b->ref_y[r] >= limit && b->ref_x[r] < risen)
+            risen = b->ref_x[r];
+    for (r = 0; r < b->nref; r++)
+        if (b->ref_x[r] > best && b->ref_x[r] < risen
+            && b->ref_y[r] < limit)
+            best = b->ref_x[r];
+    return best;
+}
+
 /* The curve of one load a page at x pages, interpolated on log scales. */
 static double y_at(const struct tlb *b, double x)
 {
@@ -363,6 +444,11 @@ static void dump(const struct tlb *b)
             for (i = 0; i < b->n; i++)
                 hwp_dump(b->pages[i], b->raw_dense[r][per][i]);
         }
+    if (b->nref > 0) {
+        hwp_dump_comment("steps to the page: pages ns_per_load");
+        for (i = 0; i < b->nref; i++)
+            hwp_dump(b->ref_x[i], b->ref_y[i]);
+    }
 }
 
 /* The rounds of a dump; 0 when it has none (an earlier probe's). */
@@ -373,6 +459,8 @@ static int replay(struct tlb *b)
     if (hwp_replay("page:", 0, x, &one, 1) == 1)
         b->page = (size_t)x[0];
     b->n = hwp_replay("alias chain:", 0, b->pages, x, MAX_POINTS);
+    b->nref = hwp_replay("steps to the page:", 0, b->ref_x, b->ref_y,
+                         MAX_REFINE);
     for (r = 0; r < MAX_ROUNDS && b->n > 0; r++) {
         for (per = 0; per < 2; per++)
             if (hwp_replay(titles[per][0], r, x, b->raw_sparse[r][per],
@@ -419,7 +507,7 @@ int main(int argc, char **argv)
 {
     static struct tlb b;
     double entries[MAX_LEVELS], slower;
-    size_t k, page;
+    size_t k, page, j;
     const char *why = "the TLB's share never steps: no TLB level overflows "
                       "within 16384 pages";
 
@@ -439,6 +527,11 @@ int main(int argc, char **argv)
             sweep(&b);
     }
     k = agreed_steps(&b, entries, &why) + 1;
+    for (j = 0; j + 1 < k; j++) {
+        if (!hwp_replaying())
+            refine(&b, entries[j]);
+        entries[j] = refined(&b, entries[j]);
+    }
     if (!hwp_replaying())
         dump(&b);
     /* What a pair of loads in two pages costs: the first level
