@@ -771,6 +771,20 @@ static void reuse_checks(void)
     h = base;
     hwhier_reuse_check(&h, &f, 2, 524288, &c);
     check(h.count.why == HWHIER_REUSE_FEWER, "reuse: fewer levels withhold");
+    /* Where the level it lacks is one the model of the curve alone read,
+     * that level's values go with the count; the L2's stay. */
+    h = base;
+    h.levels = h.known = 4;
+    h.size[2] = 4194304;
+    h.ns[2] = 20;
+    h.ns[3] = 110;
+    h.alone[2] = 1;
+    hwhier_reuse_check(&h, &f, 2, 524288, &c);
+    check(h.count.why == HWHIER_REUSE_FEWER
+              && h.size_v[2].why == HWHIER_REUSE_FEWER
+              && h.lat[2].why == HWHIER_REUSE_FEWER
+              && h.size_v[1].why == HWHIER_WRITTEN,
+          "reuse: fewer levels withhold the model's own level past the L2");
     /* A fit that misses the readings says nothing. */
     h = base;
     two.misfit = 5.0;

@@ -1275,8 +1275,17 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
             h->count = verdict(HWHIER_REUSE_NEAR, f->size[k - 1] / 1024.0,
                                f->ns_lo[k - 1], f->ns_hi[k - 1],
                                f->ns_lo[k]);
-    } else if (k < ours)
+    } else if (k < ours) {
+        size_t j;
         count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
+        /* A level the model of the curve alone read where the reuse
+         * chain reads none is the one it does not bear out. */
+        for (j = 0; j < last; j++)
+            if (h->alone[j] == 1 && h->size[j] >= from) {
+                h->size_v[j] = h->lat[j] = verdict(
+                    HWHIER_REUSE_FEWER, from / 1024.0, (double)k, 0.0, 0.0);
+            }
+    }
 }
 
 /* The shares of its capacity an L1 keeps for the chain: a level's
