@@ -7,13 +7,11 @@
  * more when the lines miss the L1 too steps again where those lines
  * overflow it, so the share is also timed with two lines a page
  * (Sandoval's T(2,k)): a TLB's step stays at the same page count, a
- * cache's halves.  The sweep's grid, eight points an octave, reads a step
- * at the last point before it, up to 9% short (a level of 96 entries as
- * 91, of 1536 as 1448); a sharp step is then read to the page, halving
- * the pages between that point and the next.  Page: never smaller than
- * the OS's; a larger one (pages the hardware merges) shows as pairs of
- * loads a page apart running at the first level's speed while each pair
- * shares one entry.
+ * cache's halves; a sharp step, which the grid reads at the point before
+ * it, is then searched to the page.  Page: never smaller than the OS's; a
+ * larger one (pages the hardware merges) shows as pairs of loads a page
+ * apart running at the first level's speed while each pair shares one
+ * entry.
  */
 #include "lib/hwprobe.h"
 #include "lib/analysis.h"
@@ -281,34 +279,43 @@ static size_t step_point(const struct tlb *b, double edge, double *limit)
     return i;
 }
 
-/* A step read at a grid point lies before the next one: the chains of
- * the pages between, halved as a search, say where.  A disturbance only
- * slows a chain, so a point under the limit is within the level; one
- * over it is timed again, the faster kept. */
+/* The search's tlb and limit: hwp_first_false's test takes pages alone. */
+static struct tlb *searched;
+static double search_limit;
+
+/* Whether a chain over n pages, one load a page, is within the level:
+ * under the limit (a disturbance only slows a chain; one over it is
+ * timed again, the faster kept), into the tlb's points.  Out of points
+ * or budget, not: the reading falls back toward the grid's. */
+static int within_level(size_t stride, size_t n)
+{
+    struct tlb *b = searched;
+    double s, t;
+    (void)stride;
+    if (b->nref >= MAX_REFINE || hwp_budget_left() <= 0.0)
+        return 0;
+    hwtlb_time(&b->t, n, 1, &s, NULL);
+    t = s * 1e9;
+    if (t >= search_limit) {
+        hwtlb_time(&b->t, n, 1, &s, NULL);
+        if (s * 1e9 < t)
+            t = s * 1e9;
+    }
+    b->ref_x[b->nref] = (double)n;
+    b->ref_y[b->nref++] = t;
+    return t < search_limit;
+}
+
+/* A step read at a grid point lies before the next one, which is past
+ * it: the pages between, searched, say where (refined() reads them). */
 static void refine(struct tlb *b, double edge)
 {
-    double limit, s, d, t;
-    size_t i = step_point(b, edge, &limit), lo, hi, mid;
+    size_t i = step_point(b, edge, &search_limit);
     if (i == 0)
         return;
-    lo = (size_t)edge;
-    hi = (size_t)b->pages[i + 1];
-    while (hi - lo > 1 && b->nref < MAX_REFINE && hwp_budget_left() > 0.0) {
-        mid = lo + (hi - lo) / 2;
-        hwtlb_time(&b->t, mid, 1, &s, &d);
-        t = s * 1e9;
-        if (t >= limit) {
-            hwtlb_time(&b->t, mid, 1, &s, &d);
-            if (s * 1e9 < t)
-                t = s * 1e9;
-        }
-        b->ref_x[b->nref] = (double)mid;
-        b->ref_y[b->nref++] = t;
-        if (t < limit)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    searched = b;
+    (void)hwp_first_false(within_level, 0, (size_t)edge + 1,
+                          (size_t)b->pages[i + 1]);
 }
 
 /* The step read at grid point `edge`, to the page: the most pages timed

@@ -1281,10 +1281,9 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
         /* A level the model of the curve alone read where the reuse
          * chain reads none is the one it does not bear out. */
         for (j = 0; j < last; j++)
-            if (h->alone[j] == 1 && h->size[j] >= from) {
+            if (h->alone[j] == 1 && h->size[j] >= from)
                 h->size_v[j] = h->lat[j] = verdict(
                     HWHIER_REUSE_FEWER, from / 1024.0, (double)k, 0.0, 0.0);
-            }
     }
 }
 

@@ -65,8 +65,10 @@ void hwtlb_time(struct hwtlb *t, size_t n, size_t per, double *sparse,
                  "share is measured with");
     *sparse = time_walk(hwchain_alias_chain(&t->alias, order, n, per, t->page,
                                         t->line, 1, t->count), n * per);
-    *dense = time_walk(hwchain_alias_chain(&t->alias, order, n, per, t->page,
-                                       t->line, 0, t->count), n * per);
+    if (dense != NULL)
+        *dense = time_walk(hwchain_alias_chain(&t->alias, order, n, per,
+                                               t->page, t->line, 0, t->count),
+                           n * per);
 }
 
 size_t hwtlb_dense_pages(size_t lines_per_page, size_t lines)

@@ -34,7 +34,8 @@ void hwtlb_free(struct hwtlb *t);
 const size_t *hwtlb_order(struct hwtlb *t, size_t n);
 
 /* Minimum seconds per load of the sparse and dense alias chains over n
- * pages (n >= 2) in hwtlb_order(t, n), `per` loads a page (1 or 2). */
+ * pages (n >= 2) in hwtlb_order(t, n), `per` loads a page (1 or 2);
+ * dense NULL: the sparse one alone. */
 void hwtlb_time(struct hwtlb *t, size_t n, size_t per, double *sparse,
                 double *dense);
 /* The dense chains' pages when the period holds `lines` lines: a chain
