@@ -148,22 +148,39 @@ static void soft_edge(void)
     }
 }
 
-/* Edges without a majority: the smaller candidate, and it says so. */
+/* Edges without a majority: the lower median, and it says so; where no
+ * size is inside a size's tolerance of every edge (a physically indexed
+ * L2 of four ways, each placement's colours losing it at its own
+ * footprint), withheld. */
 static void no_majority(void)
 {
     static const double ends_a[] = {32 * KIB, 1 * MIB, 16 * MIB};
     static const double ends_b[] = {32 * KIB, 1.41 * MIB, 16 * MIB};
     static const double ends_c[] = {32 * KIB, 724 * KIB, 16 * MIB};
+    static const double ends_d[] = {32 * KIB, 256 * KIB, 16 * MIB};
+    static const double ends_e[] = {32 * KIB, 96 * KIB, 16 * MIB};
+    static const double ends_f[] = {32 * KIB, 64 * KIB, 16 * MIB};
+    static const double ends_g[] = {32 * KIB, 192 * KIB, 16 * MIB};
     const struct shape m[] = {{ends_a, lat3, 3}, {ends_b, lat3, 3},
                               {ends_c, lat3, 3}, {ends_a, lat3, 3},
                               {ends_b, lat3, 3}};
+    const struct shape colours[] = {{ends_d, lat3, 3}, {ends_e, lat3, 3},
+                                    {ends_f, lat3, 3}, {ends_e, lat3, 3},
+                                    {ends_g, lat3, 3}};
     static struct hwhier_curves c;
     struct hwhier_hierarchy h;
     readings(&c, m);
     hwhier_analyse(&c, &h);
-    checkf(h.levels == 4 && h.size_agree[1] == 2 && h.size[1] == 1 * MIB,
+    checkf(h.levels == 4 && h.size_agree[1] == 2 && h.size[1] == 1 * MIB
+           && !HWHIER_HELD(h.size_v[1]),
            "no majority on the L2's edge: the lower median (%.0f, %zu agree)",
            h.size[1], h.size_agree[1]);
+    readings(&c, colours);
+    hwhier_analyse(&c, &h);
+    checkf(h.levels == 4 && h.size_v[1].why == HWHIER_EDGES_APART
+           && !HWHIER_HELD(h.size_v[0]) && !HWHIER_HELD(h.size_v[2]),
+           "edges 64-256 KiB without a majority: the L2's size withheld, "
+           "the others written (%d)", (int)h.size_v[1].why);
 }
 
 /* An L3 whose plateau is three points, too short for a run of flat

@@ -173,6 +173,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "by %.2fx or more, more than a level wobbles: its share "
                  "changed while it was timed (a neighbour)", HWLEVEL_WOBBLE);
         break;
+    case HWHIER_EDGES_APART:
+        snprintf(buf, len, "the page placements read its edge at %.0f to "
+                 "%.0f KiB (the earliest left out), no majority: no size is "
+                 "inside %.2f-%.2fx of each", f[0], f[1], HWHIER_SIZE_LEAST,
+                 HWHIER_SIZE_MOST);
+        break;
     case HWHIER_SHORT_LEVEL:
         snprintf(buf, len, "the level is flat at %.0f footprints, under "
                  "the %d a level's own cost shows at: there it mixes its "
@@ -389,8 +395,8 @@ static double vote(const double *v, size_t n, size_t *agree)
         }
     }
     *agree = best;
-    if (2 * best > n)
-        return v[at];
+    if (2 * best > n || n < 2)
+        return n ? v[at] : 0.0;
     memcpy(s, v, n * sizeof *v);
     for (i = 1; i < n; i++)
         for (j = i; j > 0 && s[j - 1] > s[j]; j--) {
@@ -399,6 +405,33 @@ static double vote(const double *v, size_t n, size_t *agree)
             s[j - 1] = t;
         }
     return s[(n - 1) / 2];
+}
+
+/* Without a majority the placements' edges are the size's interval:
+ * each is where one page colouring loses the level (a physically
+ * indexed cache of few ways gives each its own; a guest's moving share
+ * too), and the effective size may be any of them.  The earliest is left
+ * out: a neighbour's burst or the worst colours only move an edge
+ * earlier, and one placement's are what stage 5 allows.  Where no size
+ * is inside a size's tolerance of every other, the size is withheld. */
+static void spread_apart(const double *v, size_t n, size_t j,
+                         struct hwhier_hierarchy *h)
+{
+    double lo = INFINITY, least = INFINITY, hi = 0.0;
+    size_t i;
+    if (2 * h->size_agree[j] > n)
+        return;
+    for (i = 0; i < n; i++) {
+        if (v[i] < least) {
+            lo = least;
+            least = v[i];
+        } else if (v[i] < lo)
+            lo = v[i];
+        hi = fmax(hi, v[i]);
+    }
+    if (HWHIER_SIZE_LEAST * hi >= HWHIER_SIZE_MOST * lo)
+        h->size_v[j] = verdict(HWHIER_EDGES_APART, lo / 1024.0, hi / 1024.0,
+                               0.0, 0.0);
 }
 
 /* The values, for the log. */
@@ -738,6 +771,7 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
                             span[j + 1]);
         h->size[j] = vote(v, c->readings, &h->size_agree[j]);
         h->size_of[j] = c->readings;
+        spread_apart(v, c->readings, j, h);
         hwp_log("level %zu: %.2f ns, edges%s", j + 1, lat[j],
                 list(v, c->readings));
     }

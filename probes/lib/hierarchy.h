@@ -110,6 +110,7 @@ enum hwhier_why {
     HWHIER_SERVED_PAST,     /* faster than the levels found can make it */
     HWHIER_FELL,            /* the curve fell: a cache changed */
     HWHIER_WOBBLE,          /* the placements disagree on a level */
+    HWHIER_EDGES_APART,     /* no majority, edges KiB v0 to v1 */
     HWHIER_SHORT_LEVEL,     /* a latency flat at v0 footprints only */
     HWHIER_DRAM_LEVEL,      /* a cache level at v0 ns, DRAM's speed */
     HWHIER_NS_FALL,         /* latencies that do not rise */
@@ -217,7 +218,8 @@ int hwhier_at_memory(const double *x, const double *ns, size_t i);
 /* The stages: the count of levels from the readings' median at each
  * footprint, its flat stretches (levels.h); each
  * edge where each reading passes a quarter of the way to the next level,
- * voted on (without a majority, the smaller candidate); the levels'
+ * voted on (without a majority, a size within tolerance of each, or
+ * withheld); the levels'
  * latencies from the median; memory is the last level when it is at
  * least HWHIER_MEMORY_MIN_NS and the curve has settled at its end, its
  * latency the last octave's, unless memory timed further on (c->far_ns)
