@@ -802,6 +802,33 @@ static void reuse_checks(void)
               && h.lat[2].why == HWHIER_REUSE_FEWER
               && h.size_v[1].why == HWHIER_WRITTEN,
           "reuse: fewer levels withhold the model's own level past the L2");
+    /* An L3 the model of the curve alone read, the same count: its
+     * latency stands where the reuse chain's is within a level step of
+     * it (each method has its bias), and is withheld a level step off
+     * (a soft L2 into a thin slice, fitted as a level at their mix). */
+    {
+        const double slow[3] = { 42, 40.5, 43.2 };
+        double ns_lo[2] = { 29, 16 }, ns_hi[2] = { 31, 19.2 };
+        two.ns[2] = two.ns_lo[2] = two.ns_hi[2] = 112;
+        reuse_level(&two, 1, share, slow);
+        for (i = 0; i < 2; i++) {
+            h = base;
+            h.levels = h.known = 4;
+            h.size[2] = 3500000;
+            h.ns[2] = (ns_lo[i] + ns_hi[i]) / 2;
+            h.ns[3] = 110;
+            h.alone[2] = 1;
+            h.lat[2].why = HWHIER_ALONE;
+            h.lat[2].v[2] = ns_lo[i];
+            h.lat[2].v[3] = ns_hi[i];
+            hwhier_reuse_check(&h, &two, 2, 524288, &c);
+            checkf(h.count.why == HWHIER_WRITTEN
+                       && h.lat[2].why == (i ? HWHIER_REUSE_NS : HWHIER_ALONE),
+                   "reuse: a latency the model alone read at %.0f-%.0f ns, "
+                   "the reuse chain's 40.5-43.2 ns: %s", ns_lo[i], ns_hi[i],
+                   i ? "withheld" : "stands");
+        }
+    }
     /* A fit that misses the readings says nothing. */
     h = base;
     two.misfit = 5.0;

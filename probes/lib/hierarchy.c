@@ -288,6 +288,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "ns): a cache, or memory's own rise, not told apart: the "
                  "count is not known", f[0], f[1], f[2], f[3]);
         break;
+    case HWHIER_REUSE_NS:
+        snprintf(buf, len, "the model of the curve alone reads it at "
+                 "%.1f-%.1f ns, the reuse chain at %.1f-%.1f ns: a level "
+                 "step (%.1fx) apart, not one level's cost", f[0], f[1],
+                 f[2], f[3], HWLEVEL_STEP);
+        break;
     case HWHIER_REUSE_UNSEEN:
         snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
                  "at random, reads a level past the curve's last cache, to "
@@ -1277,8 +1283,24 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
             count_not_known(h, HWHIER_REUSE_UNSURE, from / 1024.0,
                             f->gain_next);
     } else if (k == ours) {
+        size_t i;
         if (h->count.why == HWHIER_MODEL_SOFT)
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
+        /* A latency the model of the curve alone reads is its shapes'
+         * reading of a mix (where a soft edge runs into a thin slice, a
+         * level between them at their mix fits as well); the reuse
+         * chain's, with no shape to fit, is a second method.  Each has
+         * its bias, but intervals a level step apart (HWLEVEL_STEP) do
+         * not read one level. */
+        for (i = 0; i < k; i++) {
+            size_t j = last - k + i;
+            const double *m = h->lat[j].v;  /* HWHIER_ALONE: ns in 2, 3 */
+            if (h->alone[j] == 1 && h->lat[j].why == HWHIER_ALONE
+                && (f->ns_lo[i] > HWLEVEL_STEP * m[3]
+                    || m[2] > HWLEVEL_STEP * f->ns_hi[i]))
+                h->lat[j] = verdict(HWHIER_REUSE_NS, m[2], m[3],
+                                    f->ns_lo[i], f->ns_hi[i]);
+        }
     } else if (k == ours + 1 && h->count.why == HWHIER_WRITTEN
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)
                && reuse_own(f, k - 1) < HWMODEL_HELD) {

@@ -143,8 +143,10 @@ enum hwhier_why {
     HWHIER_REUSE_FEWER,     /* from v0 KiB, v1 levels: fewer */
     HWHIER_REUSE_PAST,      /* from v0 KiB, a level past to v1 KiB */
     HWHIER_REUSE_UNSEEN,    /* a level past to v0 KiB, serving v1% */
-    HWHIER_REUSE_NEAR       /* a level past to v0 KiB, v1-v2 ns; memory
+    HWHIER_REUSE_NEAR,      /* a level past to v0 KiB, v1-v2 ns; memory
                              * from v3 ns */
+    HWHIER_REUSE_NS         /* the model's v0-v1 ns, the reuse chain's
+                               v2-v3 */
 };
 
 struct hwhier_verdict {
