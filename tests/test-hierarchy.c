@@ -455,14 +455,17 @@ static void modelled(struct hwhier_curves *c, const double *mid,
 }
 
 /* A curve that ends still rising into memory, past a 128 MiB L3: memory
- * is the model's asymptote; a rise toward an eDRAM's cost is not written
- * as memory. */
+ * is the model's asymptote, not where the curve ends far under it; a
+ * rise toward an eDRAM's cost is not written as memory. */
 static void rising_end(void)
 {
     static const double mid[] = {32 * KIB, 1 * MIB, 128 * MIB};
     static const double q[] = {48.0, 6.0, 4.0};
     static const double dram[] = {1.0, 4.0, 30.0, 100.0};
     static const double mid_edram[] = {32 * KIB, 1 * MIB, 96 * MIB};
+    static const double mid_far[] = {32 * KIB, 1 * MIB, 128 * MIB};
+    static const double q_far[] = {48.0, 6.0, 1.0};
+    static const double far[] = {1.0, 4.0, 20.0, 110.0};
     static const double mid_late[] = {32 * KIB, 160 * KIB, 2.5 * MIB,
                                       174 * MIB};
     static const double q_late[] = {48.0, 6.0, 6.0, 3.0};
@@ -491,6 +494,14 @@ static void rising_end(void)
     checkf(!h.memory && h.mem.why == HWHIER_MODEL_ENDED,
            "... a rise that stopped at %.1f ns, under the model's %.1f-%.1f: "
            "memory withheld", h.mem.v[0], h.mem.v[1], h.mem.v[2]);
+    /* A rise as soft as the model's shapes go, the curve ending at 80 ns
+     * of 110: the rest of the way is the shape given the edge. */
+    modelled(&c, mid_far, q_far, far, 3);
+    hwhier_analyse(&c, &h);
+    hwhier_model_check(&c, &h);
+    checkf(!h.memory && h.mem.why == HWHIER_MODEL_BEYOND,
+           "... a curve ending at %.1f ns, the model's memory %.1f-%.1f: "
+           "withheld", h.mem.v[0], h.mem.v[1], h.mem.v[2]);
     modelled(&c, mid_edram, q, edram, 3);
     hwhier_analyse(&c, &h);
     check(h.rising, "a curve rising at its end to an eDRAM's cost");

@@ -342,6 +342,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "on its way there", 100.0 * HWMODEL_FLOOR, f[0],
                  100.0 * (HWHIER_MODEL_SLACK_NS - 1.0), f[1], f[2]);
         break;
+    case HWHIER_MODEL_BEYOND:
+        snprintf(buf, len, "the curve ends at %.1f ns, the model of the "
+                 "curve's memory lies at %.1f-%.1f ns, more than %.2fx "
+                 "past it: the shape the model gives the last edge decides "
+                 "that much rise, not the readings", f[0], f[1], f[2],
+                 HWHIER_MIDDLE_WIDE);
+        break;
     case HWHIER_MODEL_SIZE_WIDE:
         snprintf(buf, len, "the level reads at %.0f-%.0f KiB, its size's "
                  "interval: wider than %.1f times, too wide to write",
@@ -1008,6 +1015,21 @@ static int ended_below(const struct hwhier_curves *c, double ns,
            && last * HWHIER_MODEL_SLACK_NS < ns;
 }
 
+/* The cleaned median curve's last point (a burst at the end pooled
+ * with what came before it). */
+static double curve_end(const struct hwhier_curves *c)
+{
+    double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
+        v[HWMODEL_MAX_READINGS];
+    size_t i, m;
+    for (i = 0; i < c->n; i++) {
+        m = readings_of(c, i, v);
+        mid[i] = m ? hwcurve_median(v, m) : 0.0;
+    }
+    hwlevel_clean(mid, c->n, clean);
+    return c->n ? clean[c->n - 1] : 0.0;
+}
+
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h)
 {
@@ -1166,12 +1188,21 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * where the count is decided, the model's levels are the stages',
      * and its interval is within a latency's tolerance and at DRAM's
      * cost: a level the sweep stopped inside reads nearer a cache's.  But
-     * not past a rise that stopped short of it (ended_below). */
+     * not past a rise that stopped short of it (ended_below), nor more
+     * than HWHIER_MIDDLE_WIDE past the curve's end: so far on, the rise
+     * is the shape the model gives a soft last edge (a power's tail,
+     * where page colours' tail falls faster), not the readings. */
     if (h->rising && h->count.why == HWHIER_WRITTEN && h->known >= h->levels
         && f.caches == caches && f.mem_lo >= HWHIER_DRAM_NS
         && f.mem_hi <= HWHIER_MODEL_WIDE_NS * f.mem_lo) {
         if (ended_below(c, f.mem_lo, &end)) {
             h->mem = verdict(HWHIER_MODEL_ENDED, end, f.mem_lo, f.mem_hi,
+                             0.0);
+            return;
+        }
+        end = curve_end(c);
+        if (f.mem_hi > HWHIER_MIDDLE_WIDE * end) {
+            h->mem = verdict(HWHIER_MODEL_BEYOND, end, f.mem_lo, f.mem_hi,
                              0.0);
             return;
         }

@@ -136,6 +136,7 @@ enum hwhier_why {
     HWHIER_MODEL_NS,        /* v0 ns against v1-v2 ns */
     HWHIER_MODEL_UNSEEN,    /* serves v0% at most; v1-v2 ns */
     HWHIER_MODEL_ENDED,     /* ended flat at v0 ns; memory v1-v2 ns */
+    HWHIER_MODEL_BEYOND,    /* ended at v0 ns; memory v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
     HWHIER_MODEL_NS_WIDE,   /* a level at v0-v1 ns */
     /* Withheld by the reuse chain (reuse.h). */
