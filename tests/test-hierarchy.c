@@ -287,6 +287,31 @@ static void far_memory(void)
            h.ns[3]);
     check(!HWHIER_HELD(h.size_v[2]) && !HWHIER_HELD(h.lat[2]),
           "and the L3 at 16 MiB, one placement's");
+    /* A curve still rising over its last octave (82 to 90 ns): stage 8
+     * adds a random-replacement cache's tail to the settled octave's 87
+     * ns; the far points, past most of it, rose 1 ns over it, and hold
+     * the tail to that. */
+    {
+        static const double end[] = {82.0, 84.5, 87.0, 88.5, 90.0};
+        size_t r, i;
+        for (r = 0; r < c.readings; r++)
+            for (i = 0; i < 5; i++)
+                c.y[r][c.n - 5 + i] = end[i];
+        c.nfar = 0;
+        hwhier_analyse(&c, &h);
+        checkf(h.memory && h.ns[3] > 89.0,
+               "a last octave rising 8 ns: memory the settled octave's and "
+               "the tail (%.1f ns)", h.ns[3]);
+        c.nfar = 2;
+        far_at(&c, &h, 87.5, 88.0);
+        checkf(h.memory && !HWHIER_HELD(h.count) && near(h.ns[3], 88.0),
+               "... far points 1 ns over it: the tail held to them "
+               "(%.1f ns)", h.ns[3]);
+        machine3_to(&c, 64 * MIB);
+        c.nfar = 2;
+        c.far_x[0] = 256 * MIB;
+        c.far_x[1] = 512 * MIB;
+    }
     far_at(&c, &h, 93.0, 97.0);
     checkf(h.memory && HWHIER_HELD(h.count) && near(h.ns[3], 90.0),
            "far points 5-10%% slower: the count not resolved, memory "

@@ -649,6 +649,19 @@ static double tail(const double *x, const double *clean, size_t i)
     return clean[i] > clean[back] ? clean[i] - clean[back] : 0.0;
 }
 
+/* The tail where the far points confirmed memory (stage 9): they were
+ * timed two and three octaves on, past most of any rise still to come,
+ * so what they rose over the settled octave is that rise as measured;
+ * the tail, an extrapolation, is held to it. */
+static double far_tail(const struct hwhier_curves *c, double settled,
+                       double rise)
+{
+    double far = c->nfar == HWHIER_FAR ? c->far_ns[HWHIER_FAR - 1] : 0.0;
+    if (far <= 0.0)
+        return rise;
+    return fmax(0.0, fmin(rise, far - settled));
+}
+
 /* Levels from j on, and the count, not known, for one reason (the first
  * reason found stands). */
 static void not_known_from(struct hwhier_hierarchy *h, size_t j,
@@ -827,7 +840,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
         served_past(c, mid,
                     h->memory ? h->ns[h->levels - 1] : lat[h->levels - 1], h);
         if (h->memory && h->ns[h->levels - 1] == settled)
-            h->ns[h->levels - 1] += tail(c->x, clean, c->n - 1);
+            h->ns[h->levels - 1] += far_tail(c, settled,
+                                             tail(c->x, clean, c->n - 1));
     }
     fell(c, mid, h);
     placements_agree(c, h);
