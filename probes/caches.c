@@ -665,8 +665,9 @@ static void note_agreement(const char *key, size_t agree, size_t of,
     char text[256];
     int n = snprintf(text, sizeof text, 2 * agree > of
                      ? "%zu of %zu readings agree"
-                     : "no majority (%zu of %zu agree): within a size's "
-                       "tolerance of each",
+                     : "no majority (%zu of %zu agree): the lower median, "
+                       "the edges but the earliest within a size's "
+                       "tolerance of one size",
                      agree, of);
     /* Past HWHIER_PLACED_BYTES the readings share one placement. */
     if (bytes > (double)HWHIER_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)

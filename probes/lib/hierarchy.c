@@ -426,7 +426,8 @@ static double vote(const double *v, size_t n, size_t *agree)
  * too), and the effective size may be any of them.  The earliest is left
  * out: a neighbour's burst or the worst colours only move an edge
  * earlier, and one placement's are what stage 5 allows.  Where no size
- * is inside a size's tolerance of every other, the size is withheld. */
+ * is inside a size's tolerance of every one left, the size is withheld;
+ * else the vote's lower median stands. */
 static void spread_apart(const double *v, size_t n, size_t j,
                          struct hwhier_hierarchy *h)
 {

@@ -221,8 +221,8 @@ int hwhier_at_memory(const double *x, const double *ns, size_t i);
 /* The stages: the count of levels from the readings' median at each
  * footprint, its flat stretches (levels.h); each
  * edge where each reading passes a quarter of the way to the next level,
- * voted on (without a majority, a size within tolerance of each, or
- * withheld); the levels'
+ * voted on (without a majority, the lower median, withheld where no
+ * size is within tolerance of each but the earliest); the levels'
  * latencies from the median; memory is the last level when it is at
  * least HWHIER_MEMORY_MIN_NS and the curve has settled at its end, its
  * latency the last octave's, unless memory timed further on (c->far_ns)
