@@ -667,11 +667,13 @@ AS_REQUIRE_SHELL_FN([hw_fn_probe_exec],
   hw_dump=$hw_dump_dir/$hw_probe
   hw_out=$hw_dump.out hw_err=$hw_dump.err
   # The probe stops itself at its budget; the kill is for a probe that
-  # hangs, with room for a loaded machine, and for a runner's copy to a
-  # board or an emulator's start.
+  # hangs, with room for a loaded machine.  Through a runner, three times
+  # that and 10 s: its copy to a board or an emulator's start, and an
+  # emulator runs what no budget bounds (a probe's setup, code it
+  # generates and translates afresh) many times slower.
   hw_limit=${hw_budget%%.*}
   AS_VAR_ARITH([hw_limit], [$hw_limit \* 3 + 5])
-  test -z "$hw_run" || AS_VAR_ARITH([hw_limit], [$hw_limit + 10])
+  test -z "$hw_run" || AS_VAR_ARITH([hw_limit], [$hw_limit \* 3 + 10])
   AS_ECHO(["$as_me: running ${hw_run:+$hw_run }$hw_probe -b $hw_budget -d $hw_dump.txt$hw_inputs $[*] (killed after $hw_limit s)"]) >&AS_MESSAGE_LOG_FD
   hw_fn_now
   hw_t=$hw_now
