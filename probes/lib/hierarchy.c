@@ -431,19 +431,10 @@ static double vote(const double *v, size_t n, size_t *agree)
 static void spread_apart(const double *v, size_t n, size_t j,
                          struct hwhier_hierarchy *h)
 {
-    double lo = INFINITY, least = INFINITY, hi = 0.0;
-    size_t i;
-    if (2 * h->size_agree[j] > n)
-        return;
-    for (i = 0; i < n; i++) {
-        if (v[i] < least) {
-            lo = least;
-            least = v[i];
-        } else if (v[i] < lo)
-            lo = v[i];
-        hi = fmax(hi, v[i]);
-    }
-    if (HWHIER_SIZE_LEAST * hi >= HWHIER_SIZE_MOST * lo)
+    double lo = hwcurve_quantile(v, n, 1.5 / (double)n),
+           hi = hwcurve_quantile(v, n, 1.0);
+    if (2 * h->size_agree[j] <= n
+        && HWHIER_SIZE_LEAST * hi >= HWHIER_SIZE_MOST * lo)
         h->size_v[j] = verdict(HWHIER_EDGES_APART, lo / 1024.0, hi / 1024.0,
                                0.0, 0.0);
 }
@@ -810,6 +801,7 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
      * is the last level, when it is that slow, the curves did not end on
      * its rise and have settled, its latency their last octave's. */
     hwlevel_clean(mid, c->n, clean);
+    h->end_ns = clean[c->n - 1];
     for (j = 0; j < h->levels; j++) {
         h->at[j] = level_from(clean, start[j], end[j],
                               j ? h->ns[j - 1] : 0.0);
@@ -1030,21 +1022,6 @@ static int ended_below(const struct hwhier_curves *c, double ns,
            && last * HWHIER_MODEL_SLACK_NS < ns;
 }
 
-/* The cleaned median curve's last point (a burst at the end pooled
- * with what came before it). */
-static double curve_end(const struct hwhier_curves *c)
-{
-    double mid[HWHIER_MAX_POINTS], clean[HWHIER_MAX_POINTS],
-        v[HWMODEL_MAX_READINGS];
-    size_t i, m;
-    for (i = 0; i < c->n; i++) {
-        m = readings_of(c, i, v);
-        mid[i] = m ? hwcurve_median(v, m) : 0.0;
-    }
-    hwlevel_clean(mid, c->n, clean);
-    return c->n ? clean[c->n - 1] : 0.0;
-}
-
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h)
 {
@@ -1215,10 +1192,9 @@ void hwhier_model_check(const struct hwhier_curves *c,
                              0.0);
             return;
         }
-        end = curve_end(c);
-        if (f.mem_hi > HWHIER_MIDDLE_WIDE * end) {
-            h->mem = verdict(HWHIER_MODEL_BEYOND, end, f.mem_lo, f.mem_hi,
-                             0.0);
+        if (f.mem_hi > HWHIER_MIDDLE_WIDE * h->end_ns) {
+            h->mem = verdict(HWHIER_MODEL_BEYOND, h->end_ns, f.mem_lo,
+                             f.mem_hi, 0.0);
             return;
         }
         h->mem = verdict(HWHIER_ALONE_MEMORY, f.mem_lo, f.mem_hi, 0.0, 0.0);

@@ -205,6 +205,9 @@ struct hwhier_hierarchy {
     int far_walks;                 /* the far points' rise came with their
                                       pages (stage 9): the model leaves
                                       them out */
+    double end_ns;                 /* the cleaned median curve's last
+                                      point (a burst at the end pooled
+                                      with what came before it) */
 };
 
 /* The curve (x bytes ascending, ns) has settled at point i: cleaned
