@@ -43,6 +43,7 @@
 struct bench {
     char *buf;
     size_t max, page, line, region;
+    double placed;                  /* footprints to here: every placement */
     struct hwtlb tlbs;
     size_t *pos, *perm;
     size_t n;                       /* footprints measured */
@@ -162,7 +163,7 @@ static void time_l1(struct bench *b, size_t i)
  * lines fall on distinct sets wherever the page is. */
 static size_t placements(const struct bench *b, size_t i)
 {
-    return b->x[i] <= (double)HWHIER_PLACED_BYTES && b->x[i] > (double)b->page
+    return b->x[i] <= b->placed && b->x[i] > (double)b->page
            ? HWHIER_PLACEMENTS : 1;
 }
 
@@ -211,6 +212,11 @@ static void corrected(struct bench *b, size_t readings, size_t n,
         random = hwcurve_median(own, readings);
         c->gap[i] = kept > random && random > 0.0 ? log(kept / random) : 0.0;
     }
+    /* What the readings say, so that a replay reads its dump's own. */
+    c->placed = 0.0;
+    for (i = 0; readings > 1 && i < n; i++)
+        if (b->raw[1][i] > 0.0)
+            c->placed = b->x[i];
     c->again_ns = n > 0 && b->again > 0.0 ? b->again - b->tlb[n - 1] : 0.0;
     c->pages_ns = 0.0;
     /* The far points' shares after the curve's, on which they draw. */
@@ -300,6 +306,32 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
         time_l1(b, i);
         count++;
     }
+    return count;
+}
+
+/* A level whose edge lies in the octave past the placed footprints (a
+ * guest's share of an L3, a 12 MiB L2) has one reading there to vote on,
+ * and no second one to tell it from a share that moved: that octave is
+ * timed under every placement too, as far as the budget goes, and the
+ * footprints to `placed` with it.  Returns the footprints timed. */
+static size_t extend(struct bench *b, const struct hwhier_hierarchy *h,
+                     size_t n, size_t *placed)
+{
+    double top = 2.0 * (double)HWHIER_PLACED_BYTES;
+    size_t i, k, p, count = 0;
+    int edge = 0;
+    for (k = 0; k + 1 < h->levels; k++)
+        edge |= h->size[k] > b->placed && h->size[k] <= top;
+    for (i = *placed; edge && i < n && b->x[i] <= top; i++) {
+        if (hwp_budget_left() <= 0.0
+            || (HWHIER_MAX_READINGS - 1) * b->region + b->x[i] > b->max)
+            break;
+        for (p = 1; p < HWHIER_PLACEMENTS; p++)
+            time_placement(b, i, p);
+        b->placed = b->x[i];
+        count++;
+    }
+    *placed = i;
     return count;
 }
 
@@ -535,6 +567,7 @@ static void set_up(struct bench *b)
     /* Placed footprints in runs of pages of their own, two measurements'
      * worth of runs; the larger ones from the start of the buffer. */
     b->region = HWHIER_PLACED_BYTES;
+    b->placed = (double)HWHIER_PLACED_BYTES;
     if (b->max < 2 * HWHIER_PLACEMENTS * b->region)
         b->max = 2 * HWHIER_PLACEMENTS * b->region;
     b->buf = hwmem_reserve(b->max, (size_t)1 << 21);
@@ -660,7 +693,7 @@ static size_t replay(struct bench *b, struct hwhier_curves *c)
 }
 
 static void note_agreement(const char *key, size_t agree, size_t of,
-                           double bytes)
+                           double bytes, double placed)
 {
     char text[256];
     int n = snprintf(text, sizeof text, 2 * agree > of
@@ -669,11 +702,11 @@ static void note_agreement(const char *key, size_t agree, size_t of,
                        "the edges but the earliest within a size's "
                        "tolerance of one size",
                      agree, of);
-    /* Past HWHIER_PLACED_BYTES the readings share one placement. */
-    if (bytes > (double)HWHIER_PLACED_BYTES && n > 0 && (size_t)n < sizeof text)
+    /* Past `placed` the readings share one placement. */
+    if (bytes > placed && n > 0 && (size_t)n < sizeof text)
         n += snprintf(text + n, sizeof text - (size_t)n,
-                      " (one page placement above %zu MiB)",
-                      HWHIER_PLACED_BYTES >> 20);
+                      " (one page placement above %.4g MiB)",
+                      placed / 1048576.0);
     hwp_note(key, text);
 }
 
@@ -894,8 +927,9 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
     return n + 2;
 }
 
-/* Each answer: its value and note, or why it is withheld. */
-static void emit(const struct answer *a, size_t n)
+/* Each answer: its value and note, or why it is withheld; `placed`, the
+ * largest footprint every placement timed. */
+static void emit(const struct answer *a, size_t n, double placed)
 {
     char text[320];
     size_t i;
@@ -920,7 +954,7 @@ static void emit(const struct answer *a, size_t n)
             hwp_note(a->key, hwhier_reason(&a->verdict, text, sizeof text));
         else if (a->of > 0)
             note_agreement(a->key, a->agree, a->of,
-                           a->kind == COUNT ? 0.0 : a->value);
+                           a->kind == COUNT ? 0.0 : a->value, placed);
     }
 }
 
@@ -956,6 +990,12 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
         hwhier_analyse(c, h);
     }
     *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
+    if (extend(b, h, n, &placed) > 0) {
+        hwp_log("%.2f s: placed to %.0f bytes", hwp_elapsed(), b->placed);
+        corrected(b, readings, n, c);
+        hwhier_analyse(c, h);
+        *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
+    }
     /* A curve that fell (stage 10) was timed while a cache changed what
      * it keeps; more placements of the same footprints cannot undo that. */
     if ((HWHIER_HELD(*why) || 2 * h->agree <= h->of
@@ -1051,6 +1091,6 @@ int main(int argc, char **argv)
                 "rate, %.0f counted beside the clock", h.ns[0],
                 h.ns[0] * mhz * 1e-3, l1_cycles);
     n = decide(&b, &c, &h, mhz, l1_cycles, why, answers);
-    emit(answers, n);
+    emit(answers, n, c.placed);
     return hwp_finish();
 }

@@ -21,11 +21,13 @@
 #define KIB 1024.0
 #define MIB 1048576.0
 
-/* The probe's grid: from 4 KiB, four points an octave, up to max. */
+/* The probe's grid: from 4 KiB, four points an octave, up to max; every
+ * placement timed to HWHIER_PLACED_BYTES, as the probe times them. */
 static void grid(struct hwhier_curves *c, double max)
 {
     double f;
     memset(c, 0, sizeof *c);
+    c->placed = (double)HWHIER_PLACED_BYTES;
     for (f = 4096.0; f <= max && c->n < HWHIER_MAX_POINTS; f *= pow(2.0, 0.25))
         c->x[c->n++] = floor(f / 4096.0 + 0.5) * 4096.0;
 }
@@ -327,6 +329,15 @@ static void far_memory(void)
               && !HWHIER_HELD(h.size_v[1]) && !HWHIER_HELD(h.lat[1]),
           "and the L3, whose edge past 8 MiB one placement measured, is "
           "withheld; the L2, measured under five, stands");
+    /* Placements timed past the L3's edge (the probe's octave more): the
+     * placed readings tell it, and it stands. */
+    c.placed = 32 * MIB;
+    far_at(&c, &h, 100.0, 104.0);
+    check(HWHIER_HELD(h.count) && h.size_v[2].why != HWHIER_FAR_UNPLACED
+              && h.lat[2].why != HWHIER_FAR_UNPLACED,
+          "the same L3 with placements timed past its edge is not "
+          "withheld for one placement");
+    c.placed = (double)HWHIER_PLACED_BYTES;
     far_at(&c, &h, 93.0, 101.0);
     checkf(h.memory && HWHIER_HELD(h.count)
                && near(h.ns[3], sqrt(90.0 * 97.0)),

@@ -109,14 +109,14 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  100.0 * (HWHIER_SETTLED - 1.0));
         break;
     case HWHIER_PAGES_UNPLACED:
-        snprintf(buf, len, "its edge lies past %.0f MiB, where one page "
+        snprintf(buf, len, "its edge lies past %.4g MiB, where one page "
                  "placement measured the curve, and memory further on was "
                  "slower for its pages (stage 9): no second reading tells "
                  "this level from a cache's share that moved while it was "
                  "timed", f[0]);
         break;
     case HWHIER_FAR_UNPLACED:
-        snprintf(buf, len, "its edge lies past %.0f MiB, where one page "
+        snprintf(buf, len, "its edge lies past %.4g MiB, where one page "
                  "placement measured the curve, and a cache past the "
                  "levels found still served part of the chain where the "
                  "curve settled: this level is not told from that cache's "
@@ -467,15 +467,15 @@ static size_t levels_of(const struct hwhier_curves *c, const double *y,
  * guest's L3 share, lost over octaves, shows a plateau between hits and
  * memory that no other run repeats.  Those levels are withheld; returns
  * how many. */
-static size_t unplaced(struct hwhier_hierarchy *h, size_t m,
+static size_t unplaced(const struct hwhier_curves *c,
+                       struct hwhier_hierarchy *h, size_t m,
                        enum hwhier_why why)
 {
     size_t k, n = 0;
     for (k = 0; k < m; k++)
-        if (h->size[k] > (double)HWHIER_PLACED_BYTES) {
-            h->size_v[k] = verdict(why,
-                                   (double)(HWHIER_PLACED_BYTES >> 20),
-                                   0.0, 0.0, 0.0);
+        if (h->size[k] > c->placed) {
+            h->size_v[k] = verdict(why, c->placed / 1048576.0, 0.0, 0.0,
+                                   0.0);
             if (k > 0)
                 h->lat[k] = h->size_v[k];
             n++;
@@ -544,16 +544,15 @@ static void far_memory(const struct hwhier_curves *c,
                 "%.2f ns, the farther point %.2f: the rise came with the "
                 "pages", c->pages_ns, c->far_ns[c->nfar - 1]);
         h->far_walks = 1;
-        if (unplaced(h, m, HWHIER_PAGES_UNPLACED) > 0)
-            h->count = verdict(HWHIER_PAGES_UNPLACED,
-                               (double)(HWHIER_PLACED_BYTES >> 20), 0.0,
-                               0.0, 0.0);
+        if (unplaced(c, h, m, HWHIER_PAGES_UNPLACED) > 0)
+            h->count = verdict(HWHIER_PAGES_UNPLACED, c->placed / 1048576.0,
+                               0.0, 0.0, 0.0);
     } else if (hi > HWHIER_SETTLED * h->ns[m]) {
         double settled = h->ns[m],
                near = log2(c->far_x[0] / c->x[c->n - 1]),
                far = log2(c->far_x[c->nfar - 1] / c->x[c->n - 1]);
         h->count = verdict(HWHIER_FAR_SLOWER, 0.0, 0.0, 0.0, 0.0);
-        (void)unplaced(h, m, HWHIER_FAR_UNPLACED);
+        (void)unplaced(c, h, m, HWHIER_FAR_UNPLACED);
         h->ns[m] = (lo + hi) / 2.0;
         if (hi > HWLEVEL_FLAT * lo) {
             h->memory = 0;
@@ -842,8 +841,8 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h)
 
 /* ---- the second method: the model ------------------------------------ */
 
-/* The readings of footprint i, each once: past HWHIER_PLACED_BYTES every
- * reading is reading 0's (caches.c), which is one reading, not several. */
+/* The readings of footprint i, each once: past c->placed every reading
+ * is reading 0's (caches.c), which is one reading, not several. */
 static size_t readings_of(const struct hwhier_curves *c, size_t i, double *v)
 {
     size_t r, k = 0, j;

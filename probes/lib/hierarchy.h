@@ -19,7 +19,9 @@
 /* Page placements: below HWHIER_PLACED_BYTES each is a reading of its own
  * (how much of a physically indexed cache a string can use depends on
  * where its pages fall); past it, walks at memory's latency would be
- * timed five times for nothing, and the readings share one. */
+ * timed five times for nothing, and the readings share one, unless a
+ * level's edge lies in the octave past it (the probe then times that
+ * octave under every placement too). */
 #define HWHIER_PLACEMENTS 5
 #define HWHIER_PLACED_BYTES ((size_t)8 << 20)
 /* Two sets of placements: the probe times five more when the readings of
@@ -73,6 +75,9 @@ struct hwhier_curves {
      * is the descending: the log of the readings' median over the random
      * order's, else 0 (the model's adequacy, curvemodel.h). */
     double gap[HWHIER_MAX_POINTS];
+    /* The largest footprint more than one placement timed: past it every
+     * reading is reading 0's (0: none). */
+    double placed;
 };
 
 /* A value's verdict: written, or withheld for a reason, with the figures
