@@ -882,6 +882,21 @@ static void reuse_checks(void)
     hwhier_reuse_check(&h, &two, 1, 524288, &c);
     check(h.count.why == HWHIER_WRITTEN && h.levels == 3,
           "reuse: a fit that misses says nothing");
+    /* Nor does it bear out a level the model of the curve alone read in
+     * its range (a share that moved while the curve was timed, read as a
+     * level more): one method, withheld with the count; the L2 stays. */
+    h = base;
+    h.levels = h.known = 4;
+    h.size[2] = 12 * MIB;
+    h.ns[2] = 35;
+    h.ns[3] = 110;
+    h.alone[2] = 1;
+    hwhier_reuse_check(&h, &two, 2, 524288, &c);
+    check(h.count.why == HWHIER_REUSE_MISFIT
+              && h.size_v[2].why == HWHIER_REUSE_MISFIT
+              && h.lat[2].why == HWHIER_REUSE_MISFIT
+              && h.size_v[1].why == HWHIER_WRITTEN,
+          "reuse: a fit that misses withholds a level the model alone read");
 }
 
 int main(void)

@@ -267,6 +267,13 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "to %g undecided): the count is not known", f[1],
                  HWMODEL_UNSURE, HWMODEL_EXPLAINS);
         break;
+    case HWHIER_REUSE_MISFIT:
+        snprintf(buf, len, "the model of the curve alone reads this level, "
+                 "and the reuse chain, the second method, fits no levels "
+                 "to its footprints from %.0f KiB on (it misses them by "
+                 "%.1f times their noise, more than %.1f): nothing bears "
+                 "the level out", f[0], f[1], HWHIER_ADEQUATE);
+        break;
     case HWHIER_REUSE_FEWER:
         snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
                  "at random, reads %.0f levels from %.0f KiB to memory, "
@@ -1288,10 +1295,23 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
                         const struct hwreuse_fit *f, size_t ours,
                         double from, const struct hwhier_curves *c)
 {
-    size_t k = f->levels, last = h->levels - 1;
-    /* A fit that misses the readings, or whose memory is not the stages'
-     * (a chain that falls off a cliff into memory, which K/x of a fixed
-     * share cannot make, fitted with memory far past it), says nothing. */
+    size_t k = f->levels, last = h->levels - 1, j;
+    /* A fit that misses its readings bears out no level the model of the
+     * curve alone reads over its footprints, which one method then has
+     * (a share that moved while the curve was timed fits as a level
+     * more). */
+    if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
+        for (j = 0; j < last; j++)
+            if (h->alone[j] == 1 && h->size[j] >= from) {
+                h->size_v[j] = h->lat[j] = verdict(
+                    HWHIER_REUSE_MISFIT, from / 1024.0, sqrt(f->misfit),
+                    0.0, 0.0);
+                count_not_known(h, HWHIER_REUSE_MISFIT, from / 1024.0,
+                                sqrt(f->misfit));
+            }
+    /* Such a fit, or one whose memory is not the stages' (a chain that
+     * falls off a cliff into memory, which K/x of a fixed share cannot
+     * make, fitted with memory far past it), says nothing more. */
     if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE
         || ((h->memory || h->mem.why == HWHIER_MODEL_NS) && h->ns[last] > 0.0
             && !borne_out(h->ns[last], f->ns_lo[k], f->ns_hi[k],
@@ -1353,7 +1373,6 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
                                f->ns_lo[k - 1], f->ns_hi[k - 1],
                                f->ns_lo[k]);
     } else if (k < ours) {
-        size_t j;
         count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
         /* A level the model of the curve alone read where the reuse
          * chain reads none is the one it does not bear out. */

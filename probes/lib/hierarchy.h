@@ -147,6 +147,7 @@ enum hwhier_why {
     /* Withheld by the reuse chain (reuse.h). */
     HWHIER_REUSE_UNSURE,    /* from v0 KiB, a level past: v1 variances */
     HWHIER_REUSE_FEWER,     /* from v0 KiB, v1 levels: fewer */
+    HWHIER_REUSE_MISFIT,    /* from v0 KiB, no fit: misfit v1 */
     HWHIER_REUSE_PAST,      /* from v0 KiB, a level past to v1 KiB */
     HWHIER_REUSE_UNSEEN,    /* a level past to v0 KiB, serving v1% */
     HWHIER_REUSE_NEAR,      /* a level past to v0 KiB, v1-v2 ns; memory
