@@ -756,6 +756,26 @@ static void reuse_level(struct hwreuse_fit *f, size_t k, const double *size,
     f->ns_hi[k] = ns[2];
 }
 
+/* base with an L3 the model of the curve alone read, before memory. */
+static struct hwhier_hierarchy alone_l3(const struct hwhier_hierarchy *base,
+                                        double size, double ns)
+{
+    struct hwhier_hierarchy h = *base;
+    h.levels = h.known = 4;
+    h.size[2] = size;
+    h.ns[2] = ns;
+    h.ns[3] = 110;
+    h.alone[2] = 1;
+    return h;
+}
+
+/* That L3 withheld for `why` with the count, the L2 standing. */
+static int l3_withheld(const struct hwhier_hierarchy *h, enum hwhier_why why)
+{
+    return h->count.why == why && h->size_v[2].why == why
+           && h->lat[2].why == why && h->size_v[1].why == HWHIER_WRITTEN;
+}
+
 /* The reuse chain's count held against the curve's (hwhier_reuse_check):
  * an L1, an L2 of 1 MiB at 4.4 ns and memory at 110, as the curve read
  * them, against fits of the reuse chain from 512 KiB. */
@@ -837,17 +857,9 @@ static void reuse_checks(void)
     check(h.count.why == HWHIER_REUSE_FEWER, "reuse: fewer levels withhold");
     /* Where the level it lacks is one the model of the curve alone read,
      * that level's values go with the count; the L2's stay. */
-    h = base;
-    h.levels = h.known = 4;
-    h.size[2] = 4194304;
-    h.ns[2] = 20;
-    h.ns[3] = 110;
-    h.alone[2] = 1;
+    h = alone_l3(&base, 4194304, 20);
     hwhier_reuse_check(&h, &f, 2, 524288, &c);
-    check(h.count.why == HWHIER_REUSE_FEWER
-              && h.size_v[2].why == HWHIER_REUSE_FEWER
-              && h.lat[2].why == HWHIER_REUSE_FEWER
-              && h.size_v[1].why == HWHIER_WRITTEN,
+    check(l3_withheld(&h, HWHIER_REUSE_FEWER),
           "reuse: fewer levels withhold the model's own level past the L2");
     /* An L3 the model of the curve alone read, the same count: its
      * latency stands where the reuse chain's is within a level step of
@@ -859,12 +871,7 @@ static void reuse_checks(void)
         two.ns[2] = two.ns_lo[2] = two.ns_hi[2] = 112;
         reuse_level(&two, 1, share, slow);
         for (i = 0; i < 2; i++) {
-            h = base;
-            h.levels = h.known = 4;
-            h.size[2] = 3500000;
-            h.ns[2] = (ns_lo[i] + ns_hi[i]) / 2;
-            h.ns[3] = 110;
-            h.alone[2] = 1;
+            h = alone_l3(&base, 3500000, (ns_lo[i] + ns_hi[i]) / 2);
             h.lat[2].why = HWHIER_ALONE;
             h.lat[2].v[2] = ns_lo[i];
             h.lat[2].v[3] = ns_hi[i];
@@ -885,17 +892,9 @@ static void reuse_checks(void)
     /* Nor does it bear out a level the model of the curve alone read in
      * its range (a share that moved while the curve was timed, read as a
      * level more): one method, withheld with the count; the L2 stays. */
-    h = base;
-    h.levels = h.known = 4;
-    h.size[2] = 12 * MIB;
-    h.ns[2] = 35;
-    h.ns[3] = 110;
-    h.alone[2] = 1;
+    h = alone_l3(&base, 12 * MIB, 35);
     hwhier_reuse_check(&h, &two, 2, 524288, &c);
-    check(h.count.why == HWHIER_REUSE_MISFIT
-              && h.size_v[2].why == HWHIER_REUSE_MISFIT
-              && h.lat[2].why == HWHIER_REUSE_MISFIT
-              && h.size_v[1].why == HWHIER_WRITTEN,
+    check(l3_withheld(&h, HWHIER_REUSE_MISFIT),
           "reuse: a fit that misses withholds a level the model alone read");
 }
 
