@@ -696,17 +696,19 @@ static void note_agreement(const char *key, size_t agree, size_t of,
                            double bytes, double placed)
 {
     char text[256];
-    int n = snprintf(text, sizeof text, 2 * agree > of
-                     ? "%zu of %zu readings agree"
-                     : "no majority (%zu of %zu agree): the lower median, "
-                       "the edges but the earliest within a size's "
-                       "tolerance of one size",
-                     agree, of);
-    /* Past `placed` the readings share one placement. */
-    if (bytes > placed && n > 0 && (size_t)n < sizeof text)
-        n += snprintf(text + n, sizeof text - (size_t)n,
-                      " (one page placement above %.4g MiB)",
-                      placed / 1048576.0);
+    /* Past `placed` every reading is reading 0's: their agreement would
+     * count one placement several times. */
+    if (bytes > placed)
+        snprintf(text, sizeof text, "one page placement measured its edge ("
+                 "past %.4g MiB, where the readings share one): no second "
+                 "reading to agree", placed / 1048576.0);
+    else
+        snprintf(text, sizeof text, 2 * agree > of
+                 ? "%zu of %zu readings agree"
+                 : "no majority (%zu of %zu agree): the lower median, the "
+                   "edges but the earliest within a size's tolerance of "
+                   "one size",
+                 agree, of);
     hwp_note(key, text);
 }
 
@@ -772,6 +774,7 @@ struct answer {
     double mhz;                    /* CYCLES: the clock it counts at */
     struct hwhier_verdict verdict;
     size_t agree, of;              /* of 0: no agreement to note */
+    double edge;                   /* the bytes the readings agree on */
 };
 
 static void answer(struct answer *a, const char *key, enum kind kind,
@@ -783,6 +786,7 @@ static void answer(struct answer *a, const char *key, enum kind kind,
     a->mhz = mhz;
     a->verdict = v;
     a->agree = a->of = 0;
+    a->edge = 0.0;
 }
 
 static struct hwhier_verdict because(enum hwhier_why why, double a,
@@ -867,6 +871,8 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
     if (!HWHIER_HELD(count) && !h->alone[caches - 1]) {
         out[n].agree = h->agree;
         out[n].of = h->of;
+        /* The count rests on the last cache's edge too. */
+        out[n].edge = h->size[caches - 1];
     }
     n++;
     if (caches > KEYED_LEVELS && !HWHIER_HELD(whole))
@@ -954,7 +960,7 @@ static void emit(const struct answer *a, size_t n, double placed)
             hwp_note(a->key, hwhier_reason(&a->verdict, text, sizeof text));
         else if (a->of > 0)
             note_agreement(a->key, a->agree, a->of,
-                           a->kind == COUNT ? 0.0 : a->value, placed);
+                           a->kind == COUNT ? a->edge : a->value, placed);
     }
 }
 
