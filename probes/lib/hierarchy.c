@@ -361,6 +361,14 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "interval: wider than %.1f times, too wide to write",
                  f[0], f[1], HWHIER_MODEL_WIDE_BYTES);
         break;
+    case HWHIER_MODEL_LATER:
+        snprintf(buf, len, "the model of the curve reads a level the stages "
+                 "did not between this one and their next, and this edge at "
+                 "%.0f-%.0f KiB, more than %.2f times the %.0f KiB they "
+                 "read it at: a level between puts their edge late, never "
+                 "early, so the two readings disagree", f[0], f[1],
+                 HWHIER_MODEL_SLACK, f[2]);
+        break;
     case HWHIER_MODEL_NS_WIDE:
         snprintf(buf, len, "the level reads at %.1f-%.1f ns, its latency's "
                  "interval: wider than %.2f times, too wide to write",
@@ -1117,7 +1125,15 @@ void hwhier_model_check(const struct hwhier_curves *c,
              * where those bounds lie HWHIER_SPLIT_SLACK apart. */
             double from = f.size_lo[k], to = f.size_hi[k + 1];
             h->size_agree[j] = h->size_of[j] = 0;
-            if (f.ns_lo[k + 1] < HWHIER_ALONE_STEP * f.ns_hi[k]) {
+            /* That level puts the stages' edge late, never early: the
+             * model's own, wholly past theirs (by more than the half
+             * octave a size agrees with the model within), is another
+             * reading of the curve, not a correction of theirs. */
+            if (from > HWHIER_MODEL_SLACK * h->size[j]) {
+                h->size_v[j] = verdict(HWHIER_MODEL_LATER, from / 1024.0,
+                                       f.size_hi[k] / 1024.0,
+                                       h->size[j] / 1024.0, 0.0);
+            } else if (f.ns_lo[k + 1] < HWHIER_ALONE_STEP * f.ns_hi[k]) {
                 double most = HWHIER_SIZE_MOST * from,
                        least = HWHIER_SIZE_LEAST * to;
                 h->size_v[j] = verdict(

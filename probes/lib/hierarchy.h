@@ -143,6 +143,8 @@ enum hwhier_why {
     HWHIER_MODEL_ENDED,     /* ended flat at v0 ns; memory v1-v2 ns */
     HWHIER_MODEL_BEYOND,    /* ended at v0 ns; memory v1-v2 ns */
     HWHIER_MODEL_SIZE_WIDE, /* a level at v0-v1 KiB */
+    HWHIER_MODEL_LATER,     /* the model's edge v0-v1 KiB, past the
+                               stages' v2 KiB */
     HWHIER_MODEL_NS_WIDE,   /* a level at v0-v1 ns */
     /* Withheld by the reuse chain (reuse.h). */
     HWHIER_REUSE_UNSURE,    /* from v0 KiB, a level past: v1 variances */
