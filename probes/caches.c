@@ -967,6 +967,24 @@ static void emit(const struct answer *a, size_t n, double placed)
 /* The curves, measured: one round an octave into memory, and as many
  * placements again when the readings disagree or fail a check and the
  * budget allows. */
+/* The first round stopped on one reading's memory; the readings'
+ * median may not have settled there yet: an octave more, until it does.
+ * Returns the footprints timed. */
+static size_t settle(struct bench *b, struct hwhier_curves *c,
+                     struct hwhier_hierarchy *h, size_t readings, size_t n)
+{
+    while (HWHIER_HELD(h->mem) && n < b->n && hwp_budget_left() > 0.0) {
+        char text[320];
+        hwp_log("an octave more: %s",
+                hwhier_reason(&h->mem, text, sizeof text));
+        n = sweep(b, 0, n, n + HWHIER_PER_OCTAVE < b->n ? n + HWHIER_PER_OCTAVE
+                                                     : b->n, 0, c);
+        corrected(b, readings, n, c);
+        hwhier_analyse(c, h);
+    }
+    return n;
+}
+
 static size_t measure(struct bench *b, struct hwhier_curves *c,
                       struct hwhier_hierarchy *h, double l1d_bytes,
                       struct hwhier_verdict *why)
@@ -979,17 +997,7 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
         placed++;
     corrected(b, readings, n, c);
     hwhier_analyse(c, h);
-    /* The first round stopped on one reading's memory; the readings'
-     * median may not have settled there yet: an octave more. */
-    while (HWHIER_HELD(h->mem) && n < b->n && hwp_budget_left() > 0.0) {
-        char text[320];
-        hwp_log("an octave more: %s",
-                hwhier_reason(&h->mem, text, sizeof text));
-        n = sweep(b, 0, n, n + HWHIER_PER_OCTAVE < b->n ? n + HWHIER_PER_OCTAVE
-                                                     : b->n, 0, c);
-        corrected(b, readings, n, c);
-        hwhier_analyse(c, h);
-    }
+    n = settle(b, c, h, readings, n);
     if (refine(b, h, placed) > 0) {
         hwp_log("%.2f s: edges timed again", hwp_elapsed());
         corrected(b, readings, n, c);
@@ -1018,6 +1026,8 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
         hwhier_analyse(c, h);
         *why = hwhier_cross_check(h, c->x, n, l1d_bytes);
     }
+    /* Timed again, the curve may no longer settle where it stopped. */
+    n = settle(b, c, h, readings, n);
     if (h->memory) {
         double lo, hi;
         far(b, n);

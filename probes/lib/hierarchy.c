@@ -31,6 +31,27 @@ static void count_not_known(struct hwhier_hierarchy *h, enum hwhier_why why,
         h->count = verdict(why, a, b, 0.0, 0.0);
 }
 
+/* No cache answers as slowly as DRAM (HWHIER_DRAM_NS), whichever method
+ * read it.  A "cache" that does is memory read as one (on a guest,
+ * memory's own rise past it, nested page walks whose tables leave the
+ * caches, passes for the step to memory), or a mix of a cache's hits
+ * and memory's (a share that moves, or a cache that keeps a chain only
+ * after several passes).  From it on, no cache's size or latency is
+ * known, nor the count. */
+static void dram_levels(struct hwhier_hierarchy *h)
+{
+    size_t j, k;
+    for (j = 1; j + 1 < h->levels; j++)
+        if (h->ns[j] >= HWHIER_DRAM_NS) {
+            struct hwhier_verdict dram = verdict(HWHIER_DRAM_LEVEL, h->ns[j],
+                                                 0.0, 0.0, 0.0);
+            for (k = j; k + 1 < h->levels; k++)
+                h->size_v[k] = h->lat[k] = dram;
+            count_not_known(h, HWHIER_DRAM_LEVEL, h->ns[j], 0.0);
+            return;
+        }
+}
+
 const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                           size_t len)
 {
@@ -89,6 +110,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         break;
     case HWHIER_NO_MEMORY:
         snprintf(buf, len, "the chain ended before memory");
+        break;
+    case HWHIER_UNSETTLED:
+        snprintf(buf, len, "the curve still rises by %.0f%% an octave or "
+                 "more where it ends, and no method reads memory past it: "
+                 "the sweep may have stopped inside a level",
+                 100.0 * (HWHIER_SETTLED - 1.0));
         break;
     case HWHIER_RISING:
         snprintf(buf, len, "the curve still rises by %.0f%% an octave or "
@@ -187,9 +214,9 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         break;
     case HWHIER_DRAM_LEVEL:
         snprintf(buf, len, "a cache level reads at %.0f ns, as DRAM answers "
-                 "(%.0f ns or more): memory, whose page walks rise past "
-                 "it, cannot be told from a cache before memory", f[0],
-                 HWHIER_DRAM_NS);
+                 "(%.0f ns or more): memory read as a cache (its page "
+                 "walks rising past it), or a cache's hits mixed with "
+                 "memory's, not a cache's latency", f[0], HWHIER_DRAM_NS);
         break;
     case HWHIER_NS_FALL:
         snprintf(buf, len, "the latency chain's latencies do not rise level "
@@ -1036,7 +1063,7 @@ static int ended_below(const struct hwhier_curves *c, double ns,
            && last * HWHIER_MODEL_SLACK_NS < ns;
 }
 
-void hwhier_model_check(const struct hwhier_curves *c,
+static void model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h)
 {
     static struct hwmodel_curve m;
@@ -1307,7 +1334,7 @@ static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
     return 1;
 }
 
-void hwhier_reuse_check(struct hwhier_hierarchy *h,
+static void reuse_check(struct hwhier_hierarchy *h,
                         const struct hwreuse_fit *f, size_t ours,
                         double from, const struct hwhier_curves *c)
 {
@@ -1399,6 +1426,29 @@ void hwhier_reuse_check(struct hwhier_hierarchy *h,
     }
 }
 
+/* The levels are the stages' and those a second method alone read:
+ * stage 11's rule on latencies holds for every one of them. */
+void hwhier_model_check(const struct hwhier_curves *c,
+                        struct hwhier_hierarchy *h)
+{
+    model_check(c, h);
+    /* The count is the caches before memory: a curve that ends still
+     * rising, its memory not read by either method, may end inside a
+     * level the sweep stopped too soon to see. */
+    if (h->levels >= 2 && h->rising && !h->memory
+        && h->mem.why == HWHIER_RISING)
+        count_not_known(h, HWHIER_UNSETTLED, 0.0, 0.0);
+    dram_levels(h);
+}
+
+void hwhier_reuse_check(struct hwhier_hierarchy *h,
+                        const struct hwreuse_fit *f, size_t ours,
+                        double from, const struct hwhier_curves *c)
+{
+    reuse_check(h, f, ours, from, c);
+    dram_levels(h);
+}
+
 /* The shares of its capacity an L1 keeps for the chain: a level's
  * effective size's tolerance (docs/simulated-machines.md), to which
  * tests/caches.test holds the L1. */
@@ -1419,21 +1469,7 @@ struct hwhier_verdict hwhier_cross_check(struct hwhier_hierarchy *h,
             memset(h->ns, 0, sizeof h->ns);
             h->ns_all = verdict(HWHIER_NS_FALL, 0.0, 0.0, 0.0, 0.0);
         }
-    /* No cache answers as slowly as DRAM (HWHIER_DRAM_NS).  A "cache"
-     * that does is memory read as one: on a guest, memory's own rise past
-     * it (nested page walks whose tables leave the caches) passes for the
-     * step to memory.  From it on, no cache's size or latency is known,
-     * nor the count. */
-    for (j = 1; j + 1 < h->levels; j++)
-        if (h->ns[j] >= HWHIER_DRAM_NS) {
-            struct hwhier_verdict dram = verdict(HWHIER_DRAM_LEVEL, h->ns[j],
-                                                 0.0, 0.0, 0.0);
-            size_t k;
-            for (k = j; k + 1 < h->levels; k++)
-                h->size_v[k] = h->lat[k] = dram;
-            count_not_known(h, HWHIER_DRAM_LEVEL, h->ns[j], 0.0);
-            break;
-        }
+    dram_levels(h);
     if (l1d_bytes <= 0.0 || h->levels < 2)
         return ok;
     if (h->size[0] > L1_MOST * l1d_bytes)

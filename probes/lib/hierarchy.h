@@ -101,6 +101,7 @@ enum hwhier_why {
     HWHIER_TOO_MANY,        /* more levels than hwparams names */
     HWHIER_NO_MEMORY,       /* the chain ended before memory */
     HWHIER_RISING,          /* still rising where the curve ends */
+    HWHIER_UNSETTLED,       /* the count, so, with memory not read */
     HWHIER_MEM_SLOWED,      /* memory slowed while timed (count too) */
     HWHIER_FAR_SLOWER,      /* a cache served where it settled */
     HWHIER_FAR_UNPLACED,    /* and this level one placement's: MiB v0 */
