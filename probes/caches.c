@@ -964,9 +964,6 @@ static void emit(const struct answer *a, size_t n, double placed)
     }
 }
 
-/* The curves, measured: one round an octave into memory, and as many
- * placements again when the readings disagree or fail a check and the
- * budget allows. */
 /* The first round stopped on one reading's memory; the readings'
  * median may not have settled there yet: an octave more, until it does.
  * Returns the footprints timed. */
@@ -985,6 +982,9 @@ static size_t settle(struct bench *b, struct hwhier_curves *c,
     return n;
 }
 
+/* The curves, measured: one round an octave into memory, and as many
+ * placements again when the readings disagree or fail a check and the
+ * budget allows. */
 static size_t measure(struct bench *b, struct hwhier_curves *c,
                       struct hwhier_hierarchy *h, double l1d_bytes,
                       struct hwhier_verdict *why)

@@ -112,10 +112,9 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "the chain ended before memory");
         break;
     case HWHIER_UNSETTLED:
-        snprintf(buf, len, "the curve still rises by %.0f%% an octave or "
-                 "more where it ends, and no method reads memory past it: "
-                 "the sweep may have stopped inside a level",
-                 100.0 * (HWHIER_SETTLED - 1.0));
+        snprintf(buf, len, "no method read memory past the curve's "
+                 "still rising end: the sweep may have stopped inside a "
+                 "level");
         break;
     case HWHIER_RISING:
         snprintf(buf, len, "the curve still rises by %.0f%% an octave or "
@@ -1435,8 +1434,7 @@ void hwhier_model_check(const struct hwhier_curves *c,
     /* The count is the caches before memory: a curve that ends still
      * rising, its memory not read by either method, may end inside a
      * level the sweep stopped too soon to see. */
-    if (h->levels >= 2 && h->rising && !h->memory
-        && h->mem.why == HWHIER_RISING)
+    if (h->levels >= 2 && h->mem.why == HWHIER_RISING)
         count_not_known(h, HWHIER_UNSETTLED, 0.0, 0.0);
     dram_levels(h);
 }

@@ -290,8 +290,10 @@ void hwhier_analyse(const struct hwhier_curves *c, struct hwhier_hierarchy *h);
  * (docs/analysis.md, "What is written").  Each size, latency and memory
  * must lie in the model's interval for it; a level the model alone reads
  * past the stages' last cache, clear of its neighbours, goes in; the
- * count stands only where the model decides it too.  What is not borne
- * out is withheld, with both readings in the reason. */
+ * count stands only where the model decides it too, and where memory
+ * was read.  What is not borne out is withheld, with both readings in the
+ * reason.  Like hwhier_reuse_check, it ends with stage 11's rule that no
+ * cache, whichever method read it, answers at HWHIER_DRAM_NS. */
 void hwhier_model_check(const struct hwhier_curves *c,
                         struct hwhier_hierarchy *h);
 
