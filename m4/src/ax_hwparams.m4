@@ -141,21 +141,23 @@ dnl if that is less) and a shared-memory pool of 256 pages for the alias
 dnl chains; it stops timing once memory's latency has settled, and
 dnl measures again when its readings disagree or fail a cross-check and
 dnl the budget is not spent.
-_HW_RUN([caches], [4])
 dnl A count withheld falls back to the levels the header sizes in a row
-dnl (the L1, then L2, L3, L4 while each is defined): the least the chain
-dnl showed, where 1 would contradict a defined L2.
-AS_IF([test "$hw_kind_cache_levels" = fallback],
-  [hw_n=1
-   for hw_key in l2 l3 l4; do
-     eval "test \"x\${hw_cv_${hw_key}_effective_bytes-none}\" != xnone" || break
-     AS_VAR_ARITH([hw_n], [$hw_n + 1])
-   done
-   AS_IF([test $hw_n -gt "$hw_cv_cache_levels"],
-     [hw_note_cache_levels="at least the $hw_n levels sized; $hw_note_cache_levels"
-      hw_cv_cache_levels=$hw_n hw_cv_cache_levels_origin="fallback $hw_n"
-      hw_cv_cache_levels_note=$hw_note_cache_levels
-      AC_MSG_NOTICE([hwparams: HW_CACHE_LEVELS falls back to $hw_n, the cache levels sized])])])
+dnl (the L1, then L2, L3, L4 while each is preset or printed, and valid):
+dnl the least the chain showed, where 1 would contradict a defined L2.
+dnl Derived before the values are settled, so that the count's message
+dnl gives the value the header will have.
+m4_define([_HW_BEFORE_SETTLE_caches],
+[hw_sized=1
+for hw_key in l2 l3 l4; do
+  eval "hw_v=\${hw_cv_${hw_key}_effective_bytes-\${hw_m_${hw_key}_effective_bytes-}}"
+  test -n "$hw_v" && test "x$hw_v" != xnone &&
+    hw_fn_valid "$hw_v" m4_indir([_HW_ARGS_l2_effective_bytes]) || break
+  AS_VAR_ARITH([hw_sized], [$hw_sized + 1])
+done
+AS_IF([test $hw_sized -gt 1],
+  [hw_fallback_cache_levels=$hw_sized
+   hw_fallback_why_cache_levels="at least the $hw_sized levels sized"])])dnl
+_HW_RUN([caches], [4])
 _HW_EXPORT([l1d_effective_bytes])
 _HW_EXPORT([l2_effective_bytes])
 _HW_EXPORT([l3_effective_bytes])

@@ -66,7 +66,11 @@ m4_define([_HW_KEY], [m4_tolower(m4_bpatsubst([$1], [^HW_]))])
 # seconds (a decimal, as 0.4) and extra ARGS, unless every one is already known; then
 # settle each.  BUILD-FLAGS are added to this probe's compile-and-link
 # command only (e.g. the thread flag), since every probe is linked with
-# the whole library.
+# the whole library.  Where _HW_BEFORE_SETTLE_PROBE is defined, it is
+# expanded between the run and the settling: shell code that may set
+# hw_fallback_KEY (and hw_fallback_why_KEY) to a better fallback than the
+# declared one, from what the run printed, so that configure's message
+# for KEY gives the value the header will have.
 m4_define([_HW_RUN],
 [AC_REQUIRE([_HW_INIT])dnl
 m4_ifdef([_HW_PROBE_KEYS_$1], [],
@@ -78,6 +82,8 @@ m4_define([_HW_RUN_KEYS],
 hw_fn_forget_other_machine "$2"
 hw_probe_flags="$5"
 hw_fn_run_probe $1 "$2" $3 $4
+m4_ifdef([_HW_BEFORE_SETTLE_$1], [_HW_BEFORE_SETTLE_$1
+])dnl
 m4_foreach_w([_hw_key], [$2],
 [hw_fn_settle _hw_key m4_indir([_HW_ARGS_]_hw_key) dnl
 "m4_defn([_HW_DESC_]_hw_key)"
@@ -795,6 +801,8 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
   [AS_FUNCTION_DESCRIBE([hw_fn_obtain], [KEY TYPE MIN MAX FALLBACK],
     [Set hw_cv_KEY from the probe, the installed hwparams or the fallback.])],
 [hw_absent= hw_said=
+  # The declared fallback, or the one _HW_BEFORE_SETTLE_PROBE derived.
+  eval "hw_fb=\${hw_fallback_$[1]-\$[5]} hw_fb_why=\${hw_fallback_why_$[1]-}"
   AS_CASE([$hw_mode],
     [installed], [hw_val=`$PKG_CONFIG --variable=$[1] hwparams`
                   hw_kind=installed],
@@ -804,23 +812,24 @@ AS_REQUIRE_SHELL_FN([hw_fn_obtain],
     [hw_val= hw_kind=fallback])
   hw_note=
   AS_IF([test $hw_kind = fallback || test -n "$hw_why"],
-    [hw_val=$[5] hw_kind=fallback hw_note=${hw_why:-$hw_fallback_why}],
+    [hw_val=$hw_fb hw_kind=fallback hw_note=${hw_why:-$hw_fallback_why}],
     [test $hw_kind = measured && test -z "$hw_val$hw_absent"],
-    [hw_val=$[5] hw_kind=fallback
+    [hw_val=$hw_fb hw_kind=fallback
      hw_note="probe $hw_probe printed no $[1] and gave no reason"],
     [test -z "$hw_val" && test "x$[5]" = xnone],
     [hw_val=none hw_note=$hw_absent],
     [test $hw_kind = measured && test -z "$hw_val"],
-    [hw_val=$[5] hw_kind=fallback
+    [hw_val=$hw_fb hw_kind=fallback
      hw_note="probe $hw_probe withheld it: $hw_absent"],
     [test "x$hw_val" = xnone && test $hw_kind = installed], [],
     [hw_fn_valid "$hw_val" $[2] $[3] $[4]],
     [test $hw_kind = measured && hw_note=$hw_said],
     [AC_MSG_WARN([$hw_kind value of $[1] is '$hw_val', not a $[2] from $[3] to $[4]; using the fallback])
      # Assignments run left to right: the note names the rejected value.
-     hw_note="invalid $hw_kind value $hw_val" hw_val=$[5] hw_kind=fallback])
+     hw_note="invalid $hw_kind value $hw_val" hw_val=$hw_fb hw_kind=fallback])
   AS_IF([test $hw_kind = fallback],
-    [hw_fallback_keys="$hw_fallback_keys $[1]"])
+    [hw_fallback_keys="$hw_fallback_keys $[1]"
+     test -z "$hw_fb_why" || hw_note="$hw_fb_why; $hw_note"])
   eval "hw_cv_$[1]=\$hw_val hw_cv_$[1]_origin=\"\$hw_kind \$hw_val\""
   # The note is cached too, so that a -C run writes the same header.
   eval "hw_kind_$[1]=\$hw_kind hw_note_$[1]=\$hw_note hw_cv_$[1]_note=\$hw_note"])
