@@ -149,7 +149,11 @@ dnl gives the value the header will have.
 m4_define([_HW_BEFORE_SETTLE_caches],
 [hw_sized=1
 for hw_key in l2 l3 l4; do
-  eval "hw_v=\${hw_cv_${hw_key}_effective_bytes-\${hw_m_${hw_key}_effective_bytes-}}"
+  eval "hw_v=\${hw_cv_${hw_key}_effective_bytes-}"
+  dnl A probe that failed (hw_why) has every value fall back, whatever
+  dnl it printed.
+  test -n "$hw_v" || test -n "$hw_why" ||
+    eval "hw_v=\${hw_m_${hw_key}_effective_bytes-}"
   test -n "$hw_v" && test "x$hw_v" != xnone &&
     hw_fn_valid "$hw_v" m4_indir([_HW_ARGS_l2_effective_bytes]) || break
   AS_VAR_ARITH([hw_sized], [$hw_sized + 1])
