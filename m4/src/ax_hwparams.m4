@@ -145,13 +145,12 @@ dnl A count withheld falls back to the levels the header sizes in a row
 dnl (the L1, then L2, L3, L4 while each is preset or printed, and valid):
 dnl the least the chain showed, where 1 would contradict a defined L2.
 dnl Derived before the values are settled, so that the count's message
-dnl gives the value the header will have.
+dnl gives the value the header will have; a probe that failed (hw_why)
+dnl has every value fall back, whatever it printed.
 m4_define([_HW_BEFORE_SETTLE_caches],
 [hw_sized=1
 for hw_key in l2 l3 l4; do
   eval "hw_v=\${hw_cv_${hw_key}_effective_bytes-}"
-  dnl A probe that failed (hw_why) has every value fall back, whatever
-  dnl it printed.
   test -n "$hw_v" || test -n "$hw_why" ||
     eval "hw_v=\${hw_m_${hw_key}_effective_bytes-}"
   test -n "$hw_v" && test "x$hw_v" != xnone &&
