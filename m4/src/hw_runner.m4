@@ -66,11 +66,9 @@ m4_define([_HW_KEY], [m4_tolower(m4_bpatsubst([$1], [^HW_]))])
 # seconds (a decimal, as 0.4) and extra ARGS, unless every one is already known; then
 # settle each.  BUILD-FLAGS are added to this probe's compile-and-link
 # command only (e.g. the thread flag), since every probe is linked with
-# the whole library.  Where _HW_BEFORE_SETTLE_PROBE is defined, it is
-# expanded between the run and the settling: shell code that may set
-# hw_fallback_KEY (and hw_fallback_why_KEY) to a better fallback than the
-# declared one, from what the run printed, so that configure's message
-# for KEY gives the value the header will have.
+# the whole library.  _HW_BEFORE_SETTLE_PROBE, where defined, runs
+# between: it may set hw_fallback_KEY and hw_fallback_why_KEY from what
+# the run printed, so that KEY's message gives the header's value.
 m4_define([_HW_RUN],
 [AC_REQUIRE([_HW_INIT])dnl
 m4_ifdef([_HW_PROBE_KEYS_$1], [],
