@@ -336,6 +336,17 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   AS_IF([hw_fn_cache_load],
     [: >$hw_probe_dir/lib.ok
      return 0])
+  # Where nothing is kept (a runner, no compile cache), only the probes
+  # HWPARAMS_PROBES selects: the others never run.  A kept program holds
+  # them all, and serves every later selection.
+  AS_IF([test -z "$hw_cache_entry" && test -n "${HWPARAMS_PROBES+set}"],
+    [hw_all=$hw_srcs hw_srcs=
+     for hw_src in $hw_all; do
+       hw_p=${hw_src##*/}
+       AS_CASE([$hw_src:" $HWPARAMS_PROBES "],
+         [*/lib/*], [], [*" ${hw_p%.c} "*], [], [continue])
+       hw_srcs="$hw_srcs $hw_src"
+     done])
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
   # A lane's step starts where its last one ended (hw_now).
   for hw_lane in 1 2; do
