@@ -190,6 +190,7 @@ void **hwchain_round_robin(char *base, const size_t *units, size_t n,
     size_t lines = unit / line, *mine = perm, *next = perm + lines, q, r, i;
     if (rounds == 0 || rounds > lines)
         rounds = lines;
+    hwmem_populate(base, n * unit);
     for (i = 0; i < n; i++)
         pos[units[i]] = i;
     /* Round r takes line mine[r] of every unit; the last unit of a round

@@ -6,6 +6,7 @@
 #include "backend.h"
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,23 @@ void hwmem_hugepage_hint(void *m, size_t bytes)
 #endif
 }
 
+void hwmem_populate(void *m, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    /* Only whole pages: madvise wants an aligned start. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), skip;
+    if (page == 0 || page == (size_t)-1)
+        return;
+    skip = (page - (uintptr_t)m % page) % page;
+    if (bytes > skip)
+        (void)madvise((char *)m + skip, (bytes - skip) / page * page,
+                      MADV_POPULATE_WRITE);
+#else
+    (void)m;
+    (void)bytes;
+#endif
+}
+
 char *hwmem_alloc(size_t bytes, size_t align, int hugepage)
 {
     void *m = NULL;
@@ -53,6 +71,7 @@ char *hwmem_alloc(size_t bytes, size_t align, int hugepage)
         hwp_skip("cannot allocate the probe's buffer");
     if (hugepage)
         hwmem_hugepage_hint(m, bytes);
+    hwmem_populate(m, bytes);
     memset(m, 0, bytes);
     if (hwbe_model != NULL)
         hwbe_model->map(m, bytes);
