@@ -1463,8 +1463,22 @@ const struct hwbe *hwsim_start(const char *probe)
                                        hwsim_unmap, hwsim_alias };
     const char *file = getenv("HWPARAMS_SIMULATE");
     char err[512];
+    static const char *const modelled[] = { "timer", "clock", "l1d",
+                                            "caches", "lines", "tlb", NULL };
+    size_t k;
     if (file == NULL || *file == '\0')
         return NULL;
+    /* The model times chains, touches and streams of one thread: another
+     * probe's code (threads, instructions, a buffer it did not map) would
+     * crash or spin on it, not fail. */
+    for (k = 0; modelled[k] != NULL && strcmp(modelled[k], probe) != 0; k++)
+        ;
+    if (modelled[k] == NULL) {
+        fprintf(stderr, "%s: HWPARAMS_SIMULATE: the simulator runs the "
+                "memory probes (timer, clock, l1d, caches, lines, tlb), "
+                "not this one\n", probe);
+        exit(2);
+    }
     S.probe = probe;
     if (hwsim_parse(file, &m, err, sizeof err) < 0) {
         fprintf(stderr, "%s: HWPARAMS_SIMULATE: %s\n", probe, err);
