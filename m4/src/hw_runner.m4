@@ -326,25 +326,22 @@ AS_REQUIRE_SHELL_FN([hw_fn_build_lib],
   done
   mv $hw_probe_dir/unit-timed.c $hw_probe_dir/unit-setup.c $hw_probe_dir/lib/
   hw_srcs="$hw_probe_dir/lib/unit-setup.c $hw_probe_dir/lib/unit-timed.c `wc -c $hw_probe_dir/*.c | sort -n -r | $AWK '$[2] != "total" { print $[2] }'`"
-  # Natively the probes are one program (hw_fn_link_one), each main
-  # renamed, and kept in the compile cache (hw_fn_cache_key); through a
-  # runner, which may copy a program under another name, each is its own
-  # and always compiled.
+  # Natively one program (hw_fn_link_one), kept in the compile cache;
+  # through a runner, which may copy it under another name, one each.
   hw_one=no
   test -n "$hw_run" || hw_one=yes
   AS_IF([test $hw_one = yes], [hw_fn_cache_key], [hw_cache_entry=])
   AS_IF([hw_fn_cache_load],
     [: >$hw_probe_dir/lib.ok
      return 0])
-  # Where nothing is kept (a runner, no compile cache), only the probes
-  # HWPARAMS_PROBES selects: the others never run.  A kept program holds
-  # them all, and serves every later selection.
-  AS_IF([test -z "$hw_cache_entry" && test -n "${HWPARAMS_PROBES+set}"],
+  # Nothing kept: only the probes that run.  A kept program holds all,
+  # for every later selection.
+  AS_IF([test -z "$hw_cache_entry"],
     [hw_all=$hw_srcs hw_srcs=
      for hw_src in $hw_all; do
        hw_p=${hw_src##*/}
-       AS_CASE([$hw_src:" $HWPARAMS_PROBES "],
-         [*/lib/*], [], [*" ${hw_p%.c} "*], [], [continue])
+       AS_CASE([$hw_src], [*/lib/*], [],
+         [hw_fn_selected ${hw_p%.c} || continue])
        hw_srcs="$hw_srcs $hw_src"
      done])
   AS_ECHO(["$as_me: compiling ahead, in two lanes: $CC $CPPFLAGS $hw_probe_cflags -c"]) >&AS_MESSAGE_LOG_FD
@@ -487,6 +484,12 @@ AS_REQUIRE_SHELL_FN([hw_fn_cache_store],
        hw_compile_note="$hw_compile_note, and kept in the compile cache ($hw_cache_entry)"],
     [AS_ECHO(["$as_me: cannot write the compile cache $hw_cache_root"]) >&AS_MESSAGE_LOG_FD])
   rm -rf "$hw_tmp"])
+AS_REQUIRE_SHELL_FN([hw_fn_selected],
+  [AS_FUNCTION_DESCRIBE([hw_fn_selected], [PROBE],
+    [Succeed when PROBE is to run: HWPARAMS_PROBES unset, or naming it.])],
+[test -z "${HWPARAMS_PROBES+set}" && return 0
+  AS_CASE([" $HWPARAMS_PROBES "], [*" $[1] "*], [return 0])
+  return 1])
 AS_REQUIRE_SHELL_FN([hw_fn_name_probes],
   [AS_FUNCTION_DESCRIBE([hw_fn_name_probes], [],
     [Give the one program in $hw_probe_dir/lib each name of $hw_names,
@@ -498,10 +501,7 @@ AS_REQUIRE_SHELL_FN([hw_fn_name_probes],
       { rm -f $hw_probe_dir/$hw_p$ac_exeext
         cp -p $hw_probe_dir/lib/probes$ac_exeext $hw_probe_dir/$hw_p$ac_exeext; }
     # Asked its inputs here, natively (hw_fn_probe_inputs).
-    hw_ask=yes
-    test -z "${HWPARAMS_PROBES+set}" ||
-      AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_p "*], [], [hw_ask=no])
-    test $hw_ask = no ||
+    ! hw_fn_selected $hw_p ||
       $hw_probe_dir/$hw_p$ac_exeext -i >$hw_probe_dir/$hw_p.inputs 2>&AS_MESSAGE_LOG_FD ||
       rm -f $hw_probe_dir/$hw_p.inputs
   done])
@@ -590,11 +590,10 @@ AS_REQUIRE_SHELL_FN([hw_fn_run_probe],
     AS_VAR_SET_IF([hw_cv_$hw_key], [], [hw_need=yes])
   done
   AS_IF([test $hw_need = no || test $hw_mode != measure], [return 0])
-  AS_IF([test -n "${HWPARAMS_PROBES+set}"],
-    [AS_CASE([" $HWPARAMS_PROBES "], [*" $hw_probe "*], [],
-      [hw_why="probe $hw_probe not selected by HWPARAMS_PROBES"
-       AC_MSG_NOTICE([$hw_why])
-       return 0])])
+  AS_IF([hw_fn_selected $hw_probe], [],
+    [hw_why="probe $hw_probe not selected by HWPARAMS_PROBES"
+     AC_MSG_NOTICE([$hw_why])
+     return 0])
   AS_ECHO_N(["running probe $hw_probe${hw_probe_stripped:+ (built without $hw_probe_stripped)}... "]) >&AS_MESSAGE_FD
   # No earlier run's dump may pass for this one's; rm only where there is
   # one (a fresh build tree has none).
