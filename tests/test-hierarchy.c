@@ -862,9 +862,10 @@ static void reuse_checks(void)
     check(l3_withheld(&h, HWHIER_REUSE_FEWER),
           "reuse: fewer levels withhold the model's own level past the L2");
     /* An L3 the model of the curve alone read, the same count: its
-     * latency stands where the reuse chain's is within a level step of
-     * it (each method has its bias), and is withheld a level step off
-     * (a soft L2 into a thin slice, fitted as a level at their mix). */
+     * latency stands where the reuse chain's is up to a level step
+     * slower (its bias on a thin slice), and is withheld a level step
+     * faster (a soft L2 into a thin slice, fitted as a level at their
+     * mix). */
     {
         const double slow[3] = { 42, 40.5, 43.2 };
         double ns_lo[2] = { 29, 16 }, ns_hi[2] = { 31, 19.2 };
@@ -880,6 +881,27 @@ static void reuse_checks(void)
                        && h.lat[2].why == (i ? HWHIER_REUSE_NS : HWHIER_ALONE),
                    "reuse: a latency the model alone read at %.0f-%.0f ns, "
                    "the reuse chain's 40.5-43.2 ns: %s", ns_lo[i], ns_hi[i],
+                   i ? "withheld" : "stands");
+        }
+    }
+    /* Any L3 latency more than a latency's tolerance slower than the
+     * reuse chain's is withheld, the stages' too: an ordered chain that a
+     * prefetcher slows (a Granite Rapids guest's L3 share, 52-60 ns
+     * against a random chain's 37-41). */
+    {
+        const double fast[3] = { 37, 34.2, 38.9 };
+        const double curve[2] = { 42, 56 };
+        reuse_level(&two, 1, share, fast);
+        for (i = 0; i < 2; i++) {
+            h = alone_l3(&base, 3500000, curve[i]);
+            h.alone[2] = 0;
+            h.lat[2].why = HWHIER_WRITTEN;
+            hwhier_reuse_check(&h, &two, 2, 524288, &c);
+            checkf(h.count.why == HWHIER_WRITTEN
+                       && h.lat[2].why
+                              == (i ? HWHIER_REUSE_NS : HWHIER_WRITTEN),
+                   "reuse: an L3 the curve reads at %.0f ns, the reuse "
+                   "chain's 34.2-38.9 ns: %s", curve[i],
                    i ? "withheld" : "stands");
         }
     }

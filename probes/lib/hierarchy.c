@@ -322,10 +322,11 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "count is not known", f[0], f[1], f[2], f[3]);
         break;
     case HWHIER_REUSE_NS:
-        snprintf(buf, len, "the model of the curve alone reads it at "
-                 "%.1f-%.1f ns, the reuse chain at %.1f-%.1f ns: a level "
-                 "step (%.1fx) apart, not one level's cost", f[0], f[1],
-                 f[2], f[3], HWLEVEL_STEP);
+        snprintf(buf, len, "the curve reads it at %.1f-%.1f ns, the "
+                 "reuse chain at %.1f-%.1f ns, which reads a level up "
+                 "to %.1fx slow but not %.2fx fast: not one level's "
+                 "cost", f[0], f[1], f[2], f[3], HWLEVEL_STEP,
+                 HWHIER_MODEL_SLACK_NS);
         break;
     case HWHIER_REUSE_UNSEEN:
         snprintf(buf, len, "the reuse chain, whose loads go to lines drawn "
@@ -1369,19 +1370,26 @@ static void reuse_check(struct hwhier_hierarchy *h,
         size_t i;
         if (h->count.why == HWHIER_MODEL_SOFT)
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
-        /* A latency the model of the curve alone reads is its shapes'
-         * reading of a mix (where a soft edge runs into a thin slice, a
-         * level between them at their mix fits as well); the reuse
-         * chain's, with no shape to fit, is a second method.  Each has
-         * its bias, but intervals a level step apart (HWLEVEL_STEP) do
-         * not read one level. */
+        /* The reuse chain, with no order for a prefetcher to follow
+         * and no shape to fit, is a second method for each latency.  Its
+         * error is one-sided: where a level keeps less than its share
+         * model gives (a thin slice), misses read as a slower level, by
+         * up to a level step (HWLEVEL_STEP).  So the curve's reading
+         * (the model's interval, where the model alone read the level)
+         * is withheld a level step faster than it, or a latency's
+         * tolerance (HWHIER_MODEL_SLACK_NS) slower: an ordered chain a
+         * prefetcher slows, or a mix read at a soft edge. */
         for (i = 0; i < k; i++) {
             size_t j = last - k + i;
-            const double *m = h->lat[j].v;  /* HWHIER_ALONE: ns in 2, 3 */
-            if (h->alone[j] == 1 && h->lat[j].why == HWHIER_ALONE
-                && (f->ns_lo[i] > HWLEVEL_STEP * m[3]
-                    || m[2] > HWLEVEL_STEP * f->ns_hi[i]))
-                h->lat[j] = verdict(HWHIER_REUSE_NS, m[2], m[3],
+            double lo = h->ns[j], hi = h->ns[j];
+            if (h->lat[j].why == HWHIER_ALONE) {
+                lo = h->lat[j].v[2];  /* HWHIER_ALONE: ns in 2, 3 */
+                hi = h->lat[j].v[3];
+            } else if (h->lat[j].why != HWHIER_WRITTEN || h->ns[j] <= 0.0)
+                continue;
+            if (f->ns_lo[i] > HWLEVEL_STEP * hi
+                || lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
+                h->lat[j] = verdict(HWHIER_REUSE_NS, lo, hi,
                                     f->ns_lo[i], f->ns_hi[i]);
         }
     } else if (k == ours + 1 && h->count.why == HWHIER_WRITTEN
