@@ -861,8 +861,10 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
     unknown = h->unknown.why != HWHIER_WRITTEN ? h->unknown : short_level;
     v[0] = h->open ? open : written;
     v[1] = h->count;
-    v[2] = h->known < h->levels ? short_level : written;
-    count = first(written, 3, v);
+    v[2] = h->known < h->levels && h->count.why != HWHIER_REUSE_COUNT
+               ? short_level : written;
+    count = first(h->count.why == HWHIER_REUSE_COUNT ? h->count : written, 3,
+                  v);
     if (!HWHIER_HELD(count) && h->alone[caches - 1])
         count = because(h->alone[caches - 1] == 2 ? HWHIER_REUSE_LEVELS
                                                   : HWHIER_ALONE_LEVELS,
@@ -1030,10 +1032,13 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     n = settle(b, c, h, readings, n);
     if (h->memory) {
         double lo, hi;
-        far(b, n);
-        corrected(b, readings, n, c);
+        /* The reuse chain first: it is cheap, and the second method the
+         * levels' latencies are held to; a budget spent on the far points
+         * left them one. */
         if (reuse_range(h, b->x, n, &lo, &hi))
             reuse(b, lo, hi);
+        far(b, n);
+        corrected(b, readings, n, c);
     }
     return readings;
 }
