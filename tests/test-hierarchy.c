@@ -811,6 +811,41 @@ static void reuse_checks(void)
     hwhier_reuse_check(&h, &f, 1, 524288, &c);
     check(h.count.why == HWHIER_WRITTEN && h.levels == 3,
           "reuse: the same count settles a soft last edge");
+    /* A count withheld only for the curve's own doubts (a level read at
+     * DRAM's cost, where an ordered chain is slowed) stands where the
+     * reuse chain reads the same levels; not for memory's doubts, nor
+     * where it reads a level an octave off the curve's. */
+    {
+        static const struct {
+            enum hwhier_why why;
+            int firm;
+            double size;
+            enum hwhier_why then;
+            const char *what;
+        } cases[] = {
+            { HWHIER_DRAM_LEVEL, 0, 1048576, HWHIER_REUSE_COUNT,
+              "a level at DRAM's cost: settled" },
+            { HWHIER_WOBBLE, 0, 1048576, HWHIER_REUSE_COUNT,
+              "placements that disagree on a cost: settled" },
+            { HWHIER_DRAM_LEVEL, 1, 1048576, HWHIER_DRAM_LEVEL,
+              "a level at DRAM's cost and a far point slower: withheld" },
+            { HWHIER_FAR_SLOWER, 1, 1048576, HWHIER_FAR_SLOWER,
+              "a far point slower: withheld" },
+            { HWHIER_DRAM_LEVEL, 0, 3 * 1048576, HWHIER_DRAM_LEVEL,
+              "the reuse chain's level at 3 MiB: withheld" },
+        };
+        for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            struct hwreuse_fit g = f;
+            g.size[0] = g.size_lo[0] = g.size_hi[0] = cases[i].size;
+            h = base;
+            h.count.why = cases[i].why;
+            h.count_firm = cases[i].firm;
+            hwhier_reuse_check(&h, &g, 1, 524288, &c);
+            checkf(h.count.why == cases[i].then && h.levels == 3,
+                   "reuse: the same count, %s (%s)", cases[i].what,
+                   hwhier_reason(&h.count, text, sizeof text));
+        }
+    }
     /* A level past the L2, a level step slower, under twice its size (a
      * thin slice): the count is not known, never 2. */
     two = f;

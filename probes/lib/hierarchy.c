@@ -24,9 +24,34 @@ static struct hwhier_verdict verdict(enum hwhier_why why, double a, double b,
 }
 
 /* The count's reason: the first found stands. */
+/* A doubt about the round-robin curve's own reading, which the reuse
+ * chain, reading the same levels in a random order, settles: its
+ * placements disagreeing on a level's cost (a share that moved while it
+ * was timed), a level read at DRAM's cost (an order a prefetcher slows),
+ * or the model of the curve unsure of, or reading, a level more (the
+ * shapes' reading of a soft edge).  Not memory's doubts (stage 9: a
+ * cache past the curve's end, which the reuse chain does not reach
+ * either), nor a fall, nor a sweep that ended early. */
+static int reuse_settles(enum hwhier_why why)
+{
+    return why == HWHIER_WOBBLE || why == HWHIER_DRAM_LEVEL
+           || why == HWHIER_MODEL_UNSURE || why == HWHIER_MODEL_UNMATCHED
+           || why == HWHIER_MODEL_SOFT;
+}
+
+/* The count's verdict set to v, every reason noted (the first stands). */
+static void set_count(struct hwhier_hierarchy *h, struct hwhier_verdict v)
+{
+    if (HWHIER_HELD(v) && !reuse_settles(v.why))
+        h->count_firm = 1;
+    h->count = v;
+}
+
 static void count_not_known(struct hwhier_hierarchy *h, enum hwhier_why why,
                             double a, double b)
 {
+    if (!reuse_settles(why))
+        h->count_firm = 1;
     if (h->count.why == HWHIER_WRITTEN)
         h->count = verdict(why, a, b, 0.0, 0.0);
 }
@@ -68,6 +93,10 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "the reuse chain alone, whose loads go to lines "
                  "drawn at random (the curve's soft edge before it hid it): "
                  "%.0f-%.0f KiB, %.1f-%.1f ns", f[0], f[1], f[2], f[3]);
+        break;
+    case HWHIER_REUSE_COUNT:
+        snprintf(buf, len, "the curve's count, its doubts settled by the "
+                 "reuse chain, which reads the same levels");
         break;
     case HWHIER_REUSE_LEVELS:
         snprintf(buf, len, "the levels the curve shows, and past them one "
@@ -577,7 +606,7 @@ static void far_memory(const struct hwhier_curves *c,
         && c->again_ns > HWHIER_SETTLED * c->y[0][c->n - 1]) {
         h->memory = 0;
         h->mem = verdict(HWHIER_MEM_SLOWED, 0.0, 0.0, 0.0, 0.0);
-        h->count = h->mem;
+        set_count(h, h->mem);
     } else if (hi > HWHIER_CONFIRMED * h->ns[m] && came_with_pages(c)) {
         /* Memory is the settled octave's, with fewer of the walks the
          * TLB share leaves in; the far points, which hold more, leave the
@@ -587,13 +616,13 @@ static void far_memory(const struct hwhier_curves *c,
                 "pages", c->pages_ns, c->far_ns[c->nfar - 1]);
         h->far_walks = 1;
         if (unplaced(c, h, m, HWHIER_PAGES_UNPLACED) > 0)
-            h->count = verdict(HWHIER_PAGES_UNPLACED, c->placed / 1048576.0,
-                               0.0, 0.0, 0.0);
+            set_count(h, verdict(HWHIER_PAGES_UNPLACED,
+                                 c->placed / 1048576.0, 0.0, 0.0, 0.0));
     } else if (hi > HWHIER_SETTLED * h->ns[m]) {
         double settled = h->ns[m],
                near = log2(c->far_x[0] / c->x[c->n - 1]),
                far = log2(c->far_x[c->nfar - 1] / c->x[c->n - 1]);
-        h->count = verdict(HWHIER_FAR_SLOWER, 0.0, 0.0, 0.0, 0.0);
+        set_count(h, verdict(HWHIER_FAR_SLOWER, 0.0, 0.0, 0.0, 0.0));
         (void)unplaced(c, h, m, HWHIER_FAR_UNPLACED);
         h->ns[m] = (lo + hi) / 2.0;
         if (hi > HWLEVEL_FLAT * lo) {
@@ -636,7 +665,7 @@ static void far_memory(const struct hwhier_curves *c,
             }
         }
     } else if (hi > HWHIER_CONFIRMED * h->ns[m]) {
-        h->count = verdict(HWHIER_FAR_LITTLE, 0.0, 0.0, 0.0, 0.0);
+        set_count(h, verdict(HWHIER_FAR_LITTLE, 0.0, 0.0, 0.0, 0.0));
     } else if (hi * HWHIER_SETTLED < h->ns[m]) {
         h->memory = 0;
         h->mem = verdict(HWHIER_FAR_FASTER, 0.0, 0.0, 0.0, 0.0);
@@ -664,7 +693,7 @@ static void served_past(const struct hwhier_curves *c, const double *mid,
             && mid[i] * HWHIER_SETTLED < mem - (mem - fast) * most) {
             hwp_log("%.0f bytes at %.2f ns: the levels found serve at most "
                     "%.0f%% of it", c->x[i], mid[i], 100.0 * most);
-            h->count = verdict(HWHIER_SERVED_PAST, 0.0, 0.0, 0.0, 0.0);
+            set_count(h, verdict(HWHIER_SERVED_PAST, 0.0, 0.0, 0.0, 0.0));
         }
     }
 }
@@ -978,7 +1007,7 @@ static void put_level(struct hwhier_hierarchy *h,
     if (size[2] > HWHIER_MODEL_WIDE_BYTES * size[1]) {
         h->size_v[j] = verdict(HWHIER_MODEL_SIZE_WIDE, size[1] / 1024.0,
                                size[2] / 1024.0, 0.0, 0.0);
-        h->count = h->size_v[j];
+        set_count(h, h->size_v[j]);
     }
     h->ns[j] = ns[0];
     if (own < HWMODEL_HELD)
@@ -1025,8 +1054,8 @@ static void adopt(const struct hwmodel_fit *f, size_t past,
                           f->ns_hi[f->caches], HWHIER_MODEL_SLACK_NS,
                           HWHIER_MODEL_WIDE_NS);
     if (!clear) {
-        h->count = verdict(HWHIER_MODEL_CLOSE, f->ns[past],
-                           f->size[past] / 1024.0, 0.0, 0.0);
+        set_count(h, verdict(HWHIER_MODEL_CLOSE, f->ns[past],
+                           f->size[past] / 1024.0, 0.0, 0.0));
         return;
     }
     h->ns[last + add] = h->ns[last];
@@ -1203,13 +1232,13 @@ static void model_check(const struct hwhier_curves *c,
         h->count = count;
         adopt(&f, past, c, h);
         if (h->count.why == HWHIER_MODEL_CLOSE)
-            h->count = doubt;
+            set_count(h, doubt);
     } else if (h->count.why != HWHIER_WRITTEN)
         ;
     else if (count.why != HWHIER_WRITTEN)
-        h->count = count;
+        set_count(h, count);
     else if (unmatched)
-        h->count = verdict(HWHIER_MODEL_UNMATCHED, 0.0, 0.0, 0.0, 0.0);
+        set_count(h, verdict(HWHIER_MODEL_UNMATCHED, 0.0, 0.0, 0.0, 0.0));
     else if (past < f.caches)
         adopt(&f, past, c, h);
     /* Nor is the count known when the last cache loses the chain to
@@ -1334,6 +1363,30 @@ static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
     return 1;
 }
 
+/* The curve's count, withheld only for doubts the reuse chain settles
+ * (reuse_settles), stands where that chain, fitted with the same count
+ * (k levels in its range), reads them as the curve does: each level
+ * within an octave of the curve's size, every cache under DRAM's cost
+ * and memory at it.  Two methods then read one count. */
+static int same_levels(const struct hwhier_hierarchy *h,
+                       const struct hwreuse_fit *f, size_t k)
+{
+    size_t i, last = h->levels - 1;
+    if (!HWHIER_HELD(h->count) && h->known >= h->levels)
+        return 0;
+    if (h->count_firm || !h->memory || h->open
+        || (h->known < h->levels && h->unknown.why != HWHIER_WOBBLE)
+        || f->ns_lo[k] < HWHIER_DRAM_NS)
+        return 0;
+    for (i = 0; i < k; i++) {
+        double size = h->size[last - k + i];
+        if (f->ns_hi[i] >= HWHIER_DRAM_NS || f->size_hi[i] < size / 2.0
+            || f->size_lo[i] > 2.0 * size)
+            return 0;
+    }
+    return 1;
+}
+
 static void reuse_check(struct hwhier_hierarchy *h,
                         const struct hwreuse_fit *f, size_t ours,
                         double from, const struct hwhier_curves *c)
@@ -1370,6 +1423,8 @@ static void reuse_check(struct hwhier_hierarchy *h,
         size_t i;
         if (h->count.why == HWHIER_MODEL_SOFT)
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
+        if (same_levels(h, f, k))
+            h->count = verdict(HWHIER_REUSE_COUNT, 0.0, 0.0, 0.0, 0.0);
         /* The reuse chain, with no order for a prefetcher to follow
          * and no shape to fit, is a second method for each latency.  Its
          * error is one-sided: where a level keeps less than its share
@@ -1409,7 +1464,7 @@ static void reuse_check(struct hwhier_hierarchy *h,
         if (model_doubt(was))
             h->count = verdict(HWHIER_WRITTEN, 0.0, 0.0, 0.0, 0.0);
         if (!model_doubt(was) || !adopt_reuse(h, f, c)) {
-            h->count = was;
+            set_count(h, was);
             count_not_known(h, HWHIER_REUSE_PAST, from / 1024.0,
                             f->size[k - 1] / 1024.0);
         }
@@ -1419,9 +1474,9 @@ static void reuse_check(struct hwhier_hierarchy *h,
          * a little of each footprint), or memory's own rise as walks
          * grow.  Not told apart, it does not confirm the curve's count. */
         if (h->count.why == HWHIER_WRITTEN)
-            h->count = verdict(HWHIER_REUSE_NEAR, f->size[k - 1] / 1024.0,
+            set_count(h, verdict(HWHIER_REUSE_NEAR, f->size[k - 1] / 1024.0,
                                f->ns_lo[k - 1], f->ns_hi[k - 1],
-                               f->ns_lo[k]);
+                               f->ns_lo[k]));
     } else if (k < ours) {
         count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
         /* A level the model of the curve alone read where the reuse

@@ -94,6 +94,8 @@ enum hwhier_why {
                                lo, hi; ns lo, hi */
     HWHIER_REUSE_LEVELS,    /* the count, with such a level */
     HWHIER_ALONE_MEMORY,    /* memory past a rise: ns lo, hi */
+    HWHIER_REUSE_COUNT,     /* the count, the curve's doubts settled by
+                               the reuse chain reading its levels */
     /* Withheld by the stages. */
     HWHIER_OPEN,            /* the chain ended on a rise past a cache */
     HWHIER_ONE_POINT,       /* a level of one footprint past level v0 */
@@ -165,7 +167,7 @@ struct hwhier_verdict {
 };
 
 /* Withheld: a reason, not a source. */
-#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_ALONE_MEMORY)
+#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_REUSE_COUNT)
 
 /* The text of a verdict, into buf (len bytes); returns buf. */
 const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
@@ -211,6 +213,9 @@ struct hwhier_hierarchy {
      * alone (HWHIER_ALONE), or does not (a reason). */
     struct hwhier_verdict size_v[HWHIER_MAX_LEVELS], lat[HWHIER_MAX_LEVELS];
     int alone[HWHIER_MAX_LEVELS];  /* level j is the model's alone */
+    int count_firm;                /* the count was withheld for a reason
+                                      a second method cannot settle
+                                      (reuse_settles) */
     int far_walks;                 /* the far points' rise came with their
                                       pages (stage 9): the model leaves
                                       them out */
