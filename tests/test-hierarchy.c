@@ -827,6 +827,8 @@ static void reuse_checks(void)
               "a level at DRAM's cost: settled" },
             { HWHIER_WOBBLE, 0, 1048576, HWHIER_REUSE_COUNT,
               "placements that disagree on a cost: settled" },
+            { HWHIER_MODEL_CLOSE, 0, 1048576, HWHIER_REUSE_COUNT,
+              "the model's level past, too close to be one: settled" },
             { HWHIER_DRAM_LEVEL, 1, 1048576, HWHIER_DRAM_LEVEL,
               "a level at DRAM's cost and a far point slower: withheld" },
             { HWHIER_FAR_SLOWER, 1, 1048576, HWHIER_FAR_SLOWER,

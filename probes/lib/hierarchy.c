@@ -36,7 +36,7 @@ static int reuse_settles(enum hwhier_why why)
 {
     return why == HWHIER_WOBBLE || why == HWHIER_DRAM_LEVEL
            || why == HWHIER_MODEL_UNSURE || why == HWHIER_MODEL_UNMATCHED
-           || why == HWHIER_MODEL_SOFT;
+           || why == HWHIER_MODEL_SOFT || why == HWHIER_MODEL_CLOSE;
 }
 
 /* The count's verdict set to v, every reason noted (the first stands). */
