@@ -193,7 +193,7 @@ static void corrected(struct bench *b, size_t readings, size_t n,
                 b->tlb);
     for (i = 0; i < n; i++) {
         double own[HWHIER_MAX_READINGS], kept_of[HWHIER_MAX_READINGS], kept,
-            random;
+            random, fast[HWHIER_MAX_READINGS];
         c->x[i] = b->x[i];
         /* A footprint timed under one placement is reading 0's. */
         for (r = 0; r < readings; r++) {
@@ -202,7 +202,12 @@ static void corrected(struct bench *b, size_t readings, size_t n,
                                                      : b->desc[p][i];
             c->y[r][i] = t - b->tlb[i];
             own[r] = b->raw[p][i] - b->tlb[i];
+            fast[r] = (b->raw[p][i] > b->desc[p][i] && b->desc[p][i] > 0.0
+                           ? b->desc[p][i]
+                           : b->raw[p][i])
+                      - b->tlb[i];
         }
+        c->fast[i] = hwcurve_median(fast, readings);
         /* A prefetcher can also slow the order it fails to follow (on
          * AMD cores the descending one, past the L2, at some footprints
          * and not the next): then the two orders bound the cost. */
@@ -740,10 +745,11 @@ static double rate_at(const struct bench *b, const struct hwhier_curves *c,
     int memory = h->memory && j + 1 == h->levels;
     if (l1_cycles <= 0.0)
         return mhz;
-    /* A level the model alone read has no point its latency was read
-     * at: the clock beside its footprints serves (below). */
-    if (!memory && h->ns[j] > 0.0 && !h->alone[j] && c->n <= b->n
-        && at < c->n) {
+    /* A level the model or the reuse chain alone read has no point its
+     * latency was read at: the clock beside its footprints serves
+     * (below). */
+    if (!memory && h->ns[j] > 0.0 && !h->alone[j]
+        && h->lat[j].why != HWHIER_REUSE_BOUND && c->n <= b->n && at < c->n) {
         for (i = 0; i < c->n && b->l1[i] > 0.0; i++) {
             for (r = 0; r < c->readings; r++)
                 y[r] = c->y[r][i];

@@ -941,6 +941,24 @@ static void reuse_checks(void)
                    "chain's 34.2-38.9 ns: %s", curve[i],
                    i ? "withheld" : "stands");
         }
+        /* Where the curve's faster line order reads it as the reuse
+         * chain does, the order kept was slowed: the reuse chain's
+         * latency is the two methods'.  Not where both orders read it
+         * slow. */
+        for (i = 0; i < 2; i++) {
+            h = alone_l3(&base, 3500000, 56);
+            h.alone[2] = 0;
+            h.lat[2].why = HWHIER_WRITTEN;
+            h.at[2] = 30;
+            c.fast[30] = i ? 52 : 36;
+            hwhier_reuse_check(&h, &two, 2, 524288, &c);
+            checkf(i ? h.lat[2].why == HWHIER_REUSE_NS
+                     : h.lat[2].why == HWHIER_REUSE_BOUND && h.ns[2] == 37,
+                   "reuse: an L3 the curve reads at 56 ns, its faster order "
+                   "at %.0f, the reuse chain at 34.2-38.9 ns: %s",
+                   c.fast[30], i ? "withheld" : "the reuse chain's");
+            c.fast[30] = 0.0;
+        }
     }
     /* A fit that misses the readings says nothing. */
     h = base;

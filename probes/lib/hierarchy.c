@@ -98,6 +98,11 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
         snprintf(buf, len, "the curve's count, its doubts settled by the "
                  "reuse chain, which reads the same levels");
         break;
+    case HWHIER_REUSE_BOUND:
+        snprintf(buf, len, "the reuse chain's, %.1f-%.1f ns, between the "
+                 "curve's two line orders (%.1f-%.1f ns): the order it "
+                 "kept, the slower, was slowed", f[0], f[1], f[2], f[3]);
+        break;
     case HWHIER_REUSE_LEVELS:
         snprintf(buf, len, "the levels the curve shows, and past them one "
                  "the reuse chain alone reads");
@@ -1363,6 +1368,29 @@ static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
     return 1;
 }
 
+/* Level j's latency read lo-hi ns by the curve, a latency's tolerance
+ * slower than the reuse chain's level i.  The curve keeps the slower of
+ * its two line orders, and they bound the cost; where the faster reaches
+ * the reuse chain's reading (an order a prefetcher slowed kept), the
+ * reuse chain's latency, its interval within HWHIER_MODEL_WIDE_NS, is the
+ * two methods' value.  Else withheld. */
+static struct hwhier_verdict reuse_bound(struct hwhier_hierarchy *h,
+                                         const struct hwreuse_fit *f,
+                                         size_t i, size_t j,
+                                         const struct hwhier_curves *c,
+                                         double lo, double hi)
+{
+    double fast = h->at[j] < c->n ? c->fast[h->at[j]] : 0.0;
+    if (fast <= 0.0 || fast > HWHIER_MODEL_SLACK_NS * f->ns_hi[i]
+        || f->ns_hi[i] > HWHIER_MODEL_WIDE_NS * f->ns_lo[i])
+        return verdict(HWHIER_REUSE_NS, lo, hi, f->ns_lo[i], f->ns_hi[i]);
+    hwp_log("level %zu: the reuse chain's %.2f ns (%.2f-%.2f), inside the "
+            "curve's orders, %.2f-%.2f ns", j + 1, f->ns[i], f->ns_lo[i],
+            f->ns_hi[i], fast, hi);
+    h->ns[j] = f->ns[i];
+    return verdict(HWHIER_REUSE_BOUND, f->ns_lo[i], f->ns_hi[i], fast, hi);
+}
+
 /* The curve's count, withheld only for doubts the reuse chain settles
  * (reuse_settles), stands where that chain, fitted with the same count
  * (k levels in its range), reads them as the curve does: each level
@@ -1442,10 +1470,11 @@ static void reuse_check(struct hwhier_hierarchy *h,
                 hi = h->lat[j].v[3];
             } else if (h->lat[j].why != HWHIER_WRITTEN || h->ns[j] <= 0.0)
                 continue;
-            if (f->ns_lo[i] > HWLEVEL_STEP * hi
-                || lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
+            if (f->ns_lo[i] > HWLEVEL_STEP * hi)
                 h->lat[j] = verdict(HWHIER_REUSE_NS, lo, hi,
                                     f->ns_lo[i], f->ns_hi[i]);
+            else if (lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
+                h->lat[j] = reuse_bound(h, f, i, j, c, lo, hi);
         }
     } else if (k == ours + 1 && h->count.why == HWHIER_WRITTEN
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)

@@ -75,6 +75,9 @@ struct hwhier_curves {
      * is the descending: the log of the readings' median over the random
      * order's, else 0 (the model's adequacy, curvemodel.h). */
     double gap[HWHIER_MAX_POINTS];
+    /* Each footprint's faster line order, the readings' median (TLB share
+     * out): with the kept one it bounds the cost (0: not timed). */
+    double fast[HWHIER_MAX_POINTS];
     /* The largest footprint more than one placement timed: past it every
      * reading is reading 0's (0: none). */
     double placed;
@@ -96,6 +99,9 @@ enum hwhier_why {
     HWHIER_ALONE_MEMORY,    /* memory past a rise: ns lo, hi */
     HWHIER_REUSE_COUNT,     /* the count, the curve's doubts settled by
                                the reuse chain reading its levels */
+    HWHIER_REUSE_BOUND,     /* a latency, the reuse chain's, inside the
+                               curve's two orders: ns lo, hi; the
+                               orders' v2, v3 */
     /* Withheld by the stages. */
     HWHIER_OPEN,            /* the chain ended on a rise past a cache */
     HWHIER_ONE_POINT,       /* a level of one footprint past level v0 */
@@ -167,7 +173,7 @@ struct hwhier_verdict {
 };
 
 /* Withheld: a reason, not a source. */
-#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_REUSE_COUNT)
+#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_REUSE_BOUND)
 
 /* The text of a verdict, into buf (len bytes); returns buf. */
 const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
