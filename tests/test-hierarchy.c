@@ -959,6 +959,27 @@ static void reuse_checks(void)
                    c.fast[30], i ? "withheld" : "the reuse chain's");
             c.fast[30] = 0.0;
         }
+        /* A latency the curve's own doubt withheld (a soft edge's middle)
+         * goes the same way where the count stands; not where it too is
+         * withheld. */
+        for (i = 0; i < 2; i++) {
+            h = alone_l3(&base, 3500000, 56);
+            h.alone[2] = 0;
+            h.lat[2].why = HWHIER_SHORT_LEVEL;
+            h.at[2] = 30;
+            c.fast[30] = 36;
+            if (i) {
+                h.count.why = HWHIER_FAR_SLOWER;
+                h.count_firm = 1;
+            }
+            hwhier_reuse_check(&h, &two, 2, 524288, &c);
+            checkf(h.lat[2].why
+                       == (i ? HWHIER_SHORT_LEVEL : HWHIER_REUSE_BOUND),
+                   "reuse: an L3 latency a soft edge's middle withheld, %s",
+                   i ? "the count withheld too: stays withheld"
+                     : "the count standing: the reuse chain's");
+            c.fast[30] = 0.0;
+        }
     }
     /* A fit that misses the readings says nothing. */
     h = base;

@@ -1368,12 +1368,21 @@ static int adopt_reuse(struct hwhier_hierarchy *h, const struct hwreuse_fit *f,
     return 1;
 }
 
-/* Level j's latency read lo-hi ns by the curve, a latency's tolerance
- * slower than the reuse chain's level i.  The curve keeps the slower of
- * its two line orders, and they bound the cost; where the faster reaches
- * the reuse chain's reading (an order a prefetcher slowed kept), the
- * reuse chain's latency, its interval within HWHIER_MODEL_WIDE_NS, is the
- * two methods' value.  Else withheld. */
+/* A level's latency withheld for a doubt about the curve's reading of
+ * it: a soft edge's middle (7), placements that disagree (7b), DRAM's
+ * cost (11), the model of the curve's interval. */
+static int reuse_doubt(enum hwhier_why why)
+{
+    return why == HWHIER_SHORT_LEVEL || why == HWHIER_WOBBLE
+           || why == HWHIER_DRAM_LEVEL || why == HWHIER_MODEL_NS;
+}
+
+/* Level j's latency read lo-hi ns by the curve, slower than the reuse
+ * chain's level i or in doubt.  The curve keeps the slower of its two
+ * line orders, and they bound the cost; where the reuse chain's reading
+ * lies between them, within a latency's tolerance (an order a prefetcher
+ * slowed kept), its latency, its interval within HWHIER_MODEL_WIDE_NS,
+ * is the two methods' value.  Else withheld. */
 static struct hwhier_verdict reuse_bound(struct hwhier_hierarchy *h,
                                          const struct hwreuse_fit *f,
                                          size_t i, size_t j,
@@ -1382,6 +1391,7 @@ static struct hwhier_verdict reuse_bound(struct hwhier_hierarchy *h,
 {
     double fast = h->at[j] < c->n ? c->fast[h->at[j]] : 0.0;
     if (fast <= 0.0 || fast > HWHIER_MODEL_SLACK_NS * f->ns_hi[i]
+        || f->ns_lo[i] > HWHIER_MODEL_SLACK_NS * hi
         || f->ns_hi[i] > HWHIER_MODEL_WIDE_NS * f->ns_lo[i])
         return verdict(HWHIER_REUSE_NS, lo, hi, f->ns_lo[i], f->ns_hi[i]);
     hwp_log("level %zu: the reuse chain's %.2f ns (%.2f-%.2f), inside the "
@@ -1468,8 +1478,19 @@ static void reuse_check(struct hwhier_hierarchy *h,
             if (h->lat[j].why == HWHIER_ALONE) {
                 lo = h->lat[j].v[2];  /* HWHIER_ALONE: ns in 2, 3 */
                 hi = h->lat[j].v[3];
-            } else if (h->lat[j].why != HWHIER_WRITTEN || h->ns[j] <= 0.0)
+            } else if (h->lat[j].why != HWHIER_WRITTEN || h->ns[j] <= 0.0) {
+                /* A latency withheld for the curve's own doubt, where the
+                 * count stands: the reuse chain's, if the curve's orders
+                 * bound it. */
+                if (reuse_doubt(h->lat[j].why) && h->ns[j] > 0.0
+                    && !HWHIER_HELD(h->count)) {
+                    struct hwhier_verdict v =
+                        reuse_bound(h, f, i, j, c, lo, hi);
+                    if (v.why == HWHIER_REUSE_BOUND)
+                        h->lat[j] = v;
+                }
                 continue;
+            }
             if (f->ns_lo[i] > HWLEVEL_STEP * hi)
                 h->lat[j] = verdict(HWHIER_REUSE_NS, lo, hi,
                                     f->ns_lo[i], f->ns_hi[i]);
