@@ -443,7 +443,14 @@ static int reuse_range(const struct hwhier_hierarchy *h, const double *x,
     if (last > 0 && 4.0 * h->size[last - 1] > *lo)
         *lo = h->size[last - 1] / 2.0;
     *hi = x[n - 1] < REUSE_MAX_BYTES ? x[n - 1] : REUSE_MAX_BYTES;
-    return *lo > 0.0 && *hi > 4.0 * *lo;
+    if (*lo > 0.0 && *hi > 4.0 * *lo)
+        return 1;
+    /* Else inside the last cache, a quarter to half its size, where it
+     * serves the loads the levels below do not: its own latency, the
+     * second method its curve's is held to (hwhier_reuse_inside). */
+    *lo = h->size[last] / 4.0;
+    *hi = h->size[last] / 2.0;
+    return *lo > 0.0 && *hi <= REUSE_MAX_BYTES && *hi <= x[n - 1];
 }
 
 /* The reuse chain over the footprints of the curve from lo to hi: each
@@ -501,6 +508,38 @@ static double reuse_tlb(const struct bench *b, const struct hwhier_curves *c,
     return i < c->n || (c->n > 0 && c->x[c->n - 1] == x) ? cost : -1.0;
 }
 
+/* The reuse chain timed inside the last cache (reuse_range): at each
+ * footprint x the levels below serve their sizes' share, the rest is the
+ * level's own, (y x - a) / (x - k); its median over the footprints and
+ * their range hold the level's latency (hwhier_reuse_inside). */
+static void reuse_inside(const struct hwreuse_curve *rc,
+                         struct hwhier_hierarchy *h,
+                         const struct hwhier_curves *c)
+{
+    double own[HWREUSE_MAX_POINTS], a = 0.0, k = 0.0, lo, hi, mid;
+    size_t i, j, n = 0, last = h->levels - 2;
+    for (j = 0; j < last; j++) {
+        if (h->ns[j] <= 0.0)
+            return;
+        a += (h->size[j] - k) * h->ns[j];
+        k = h->size[j];
+    }
+    for (i = 0; i < rc->n; i++)
+        if (rc->m[i] > 0 && rc->x[i] > k)
+            own[n++] = (hwcurve_median(rc->y[i], rc->m[i]) * rc->x[i] - a)
+                       / (rc->x[i] - k);
+    if (n < 2)
+        return;
+    mid = hwcurve_median(own, n);
+    for (lo = hi = own[0], i = 1; i < n; i++) {
+        lo = fmin(lo, own[i]);
+        hi = fmax(hi, own[i]);
+    }
+    hwp_log("reuse chain inside level %zu: %.2f ns (%.2f-%.2f)", last + 1,
+            mid, lo, hi);
+    hwhier_reuse_inside(h, last, mid, lo, hi, c);
+}
+
 /* The reuse chain's curve, the TLB's share out, fitted (reuse.h) and held
  * against the levels the round-robin curve reads over its footprints
  * (hwhier_reuse_check). */
@@ -525,6 +564,10 @@ static void reuse_check(const struct bench *b, const struct hwhier_curves *c,
                 "%6.2f ns", rc.x[rc.n], b->reuse[0][i], b->reuse[1][i],
                 b->reuse[2][i], tlb);
         rc.n++;
+    }
+    if (rc.n > 0 && rc.x[rc.n - 1] <= h->size[h->levels - 2] / 2.0) {
+        reuse_inside(&rc, h, c);
+        return;
     }
     /* The levels below its footprints serve a / x of its loads. */
     for (j = 0; j + 1 < h->levels; j++) {

@@ -981,6 +981,21 @@ static void reuse_checks(void)
             c.fast[30] = 0.0;
         }
     }
+    /* Nor one that misses its readings, which still withholds a curve's
+     * latency a latency's tolerance slower than its own. */
+    {
+        struct hwreuse_fit loose = two;
+        const double fast[3] = { 37, 34.2, 38.9 };
+        reuse_level(&loose, 1, share, fast);
+        loose.misfit = 5.0;
+        h = alone_l3(&base, 3500000, 56);
+        h.alone[2] = 0;
+        h.lat[2].why = HWHIER_WRITTEN;
+        hwhier_reuse_check(&h, &loose, 2, 524288, &c);
+        check(h.lat[2].why == HWHIER_REUSE_NS && h.ns[2] == 56,
+              "reuse: a fit that misses still withholds an L3 read at 56 ns "
+              "against its 34.2-38.9");
+    }
     /* A fit that misses the readings says nothing. */
     h = base;
     two.misfit = 5.0;

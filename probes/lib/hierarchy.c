@@ -1401,6 +1401,33 @@ static struct hwhier_verdict reuse_bound(struct hwhier_hierarchy *h,
     return verdict(HWHIER_REUSE_BOUND, f->ns_lo[i], f->ns_hi[i], fast, hi);
 }
 
+/* Level j's latency held to the reuse chain's level i (reuse_check). */
+static void reuse_latency(struct hwhier_hierarchy *h,
+                          const struct hwreuse_fit *f, size_t i, size_t j,
+                          const struct hwhier_curves *c)
+{
+    double lo = h->ns[j], hi = h->ns[j];
+    if (h->lat[j].why == HWHIER_ALONE) {
+        lo = h->lat[j].v[2];  /* HWHIER_ALONE: ns in 2, 3 */
+        hi = h->lat[j].v[3];
+    } else if (h->lat[j].why != HWHIER_WRITTEN || h->ns[j] <= 0.0) {
+        /* A latency withheld for the curve's own doubt, where the count
+         * stands: the reuse chain's, if the curve's orders bound it. */
+        if (reuse_doubt(h->lat[j].why) && h->ns[j] > 0.0
+            && !HWHIER_HELD(h->count)) {
+            struct hwhier_verdict v = reuse_bound(h, f, i, j, c, lo, hi);
+            if (v.why == HWHIER_REUSE_BOUND)
+                h->lat[j] = v;
+        }
+        return;
+    }
+    if (f->ns_lo[i] > HWLEVEL_STEP * hi)
+        h->lat[j] = verdict(HWHIER_REUSE_NS, lo, hi, f->ns_lo[i],
+                            f->ns_hi[i]);
+    else if (lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
+        h->lat[j] = reuse_bound(h, f, i, j, c, lo, hi);
+}
+
 /* The curve's count, withheld only for doubts the reuse chain settles
  * (reuse_settles), stands where that chain, fitted with the same count
  * (k levels in its range), reads them as the curve does: each level
@@ -1443,6 +1470,17 @@ static void reuse_check(struct hwhier_hierarchy *h,
                 count_not_known(h, HWHIER_REUSE_MISFIT, from / 1024.0,
                                 sqrt(f->misfit));
             }
+    /* Such a fit still reads each level's latency in a random order,
+     * where no prefetcher slows a chain: a curve's latency a latency's
+     * tolerance slower than it is withheld, never the fit's written. */
+    if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE && k == ours)
+        for (j = last - k; j < last; j++) {
+            size_t i = j - (last - k);
+            if (h->lat[j].why == HWHIER_WRITTEN && h->ns[j] > 0.0
+                && h->ns[j] > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
+                h->lat[j] = verdict(HWHIER_REUSE_NS, h->ns[j], h->ns[j],
+                                    f->ns_lo[i], f->ns_hi[i]);
+        }
     /* Such a fit, or one whose memory is not the stages' (a chain that
      * falls off a cliff into memory, which K/x of a fixed share cannot
      * make, fitted with memory far past it), says nothing more. */
@@ -1472,31 +1510,8 @@ static void reuse_check(struct hwhier_hierarchy *h,
          * is withheld a level step faster than it, or a latency's
          * tolerance (HWHIER_MODEL_SLACK_NS) slower: an ordered chain a
          * prefetcher slows, or a mix read at a soft edge. */
-        for (i = 0; i < k; i++) {
-            size_t j = last - k + i;
-            double lo = h->ns[j], hi = h->ns[j];
-            if (h->lat[j].why == HWHIER_ALONE) {
-                lo = h->lat[j].v[2];  /* HWHIER_ALONE: ns in 2, 3 */
-                hi = h->lat[j].v[3];
-            } else if (h->lat[j].why != HWHIER_WRITTEN || h->ns[j] <= 0.0) {
-                /* A latency withheld for the curve's own doubt, where the
-                 * count stands: the reuse chain's, if the curve's orders
-                 * bound it. */
-                if (reuse_doubt(h->lat[j].why) && h->ns[j] > 0.0
-                    && !HWHIER_HELD(h->count)) {
-                    struct hwhier_verdict v =
-                        reuse_bound(h, f, i, j, c, lo, hi);
-                    if (v.why == HWHIER_REUSE_BOUND)
-                        h->lat[j] = v;
-                }
-                continue;
-            }
-            if (f->ns_lo[i] > HWLEVEL_STEP * hi)
-                h->lat[j] = verdict(HWHIER_REUSE_NS, lo, hi,
-                                    f->ns_lo[i], f->ns_hi[i]);
-            else if (lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
-                h->lat[j] = reuse_bound(h, f, i, j, c, lo, hi);
-        }
+        for (i = 0; i < k; i++)
+            reuse_latency(h, f, i, last - k + i, c);
     } else if (k == ours + 1 && h->count.why == HWHIER_WRITTEN
                && reads_past(h, k - 1, f->size, f->ns, f->ns_lo)
                && reuse_own(f, k - 1) < HWMODEL_HELD) {
@@ -1549,6 +1564,21 @@ void hwhier_model_check(const struct hwhier_curves *c,
      * level the sweep stopped too soon to see. */
     if (h->levels >= 2 && h->mem.why == HWHIER_RISING)
         count_not_known(h, HWHIER_UNSETTLED, 0.0, 0.0);
+    dram_levels(h);
+}
+
+void hwhier_reuse_inside(struct hwhier_hierarchy *h, size_t j, double ns,
+                         double lo, double hi, const struct hwhier_curves *c)
+{
+    static struct hwreuse_fit f;
+    if (j + 1 >= h->levels || ns <= 0.0)
+        return;
+    memset(&f, 0, sizeof f);
+    f.levels = 1;
+    f.ns[0] = ns;
+    f.ns_lo[0] = lo;
+    f.ns_hi[0] = hi;
+    reuse_latency(h, &f, 0, j, c);
     dram_levels(h);
 }
 

@@ -318,6 +318,12 @@ void hwhier_model_check(const struct hwhier_curves *c,
  * that, a thin slice and a share no larger than 1.5x read alike). */
 #define HWHIER_REUSE_APART 2.0
 struct hwreuse_fit;
+/* The reuse chain timed inside cache level j (a quarter to half its size,
+ * where its range for the count did not fit): its latency there, lo-hi
+ * over the footprints, the levels below taken out, holds level j's as
+ * hwhier_reuse_check holds each level's. */
+void hwhier_reuse_inside(struct hwhier_hierarchy *h, size_t j, double ns,
+                         double lo, double hi, const struct hwhier_curves *c);
 void hwhier_reuse_check(struct hwhier_hierarchy *h,
                         const struct hwreuse_fit *f, size_t ours,
                         double from, const struct hwhier_curves *c);
