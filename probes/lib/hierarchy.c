@@ -1470,25 +1470,29 @@ static void reuse_check(struct hwhier_hierarchy *h,
                 count_not_known(h, HWHIER_REUSE_MISFIT, from / 1024.0,
                                 sqrt(f->misfit));
             }
-    /* Such a fit still reads each level's latency in a random order,
-     * where no prefetcher slows a chain: a curve's latency a latency's
-     * tolerance slower than it is withheld, never the fit's written. */
-    if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE && k == ours)
-        for (j = last - k; j < last; j++) {
-            size_t i = j - (last - k);
-            if (h->lat[j].why == HWHIER_WRITTEN && h->ns[j] > 0.0
-                && h->ns[j] > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
-                h->lat[j] = verdict(HWHIER_REUSE_NS, h->ns[j], h->ns[j],
-                                    f->ns_lo[i], f->ns_hi[i]);
-        }
     /* Such a fit, or one whose memory is not the stages' (a chain that
      * falls off a cliff into memory, which K/x of a fixed share cannot
-     * make, fitted with memory far past it), says nothing more. */
+     * make, fitted with memory far past it), says nothing more; but it
+     * still reads each level's latency in a random order, where no
+     * prefetcher slows a chain: a curve's latency a latency's tolerance
+     * slower than it is withheld, never the fit's written. */
     if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE
         || ((h->memory || h->mem.why == HWHIER_MODEL_NS) && h->ns[last] > 0.0
             && !borne_out(h->ns[last], f->ns_lo[k], f->ns_hi[k],
-                          HWHIER_MODEL_SLACK_NS, HUGE_VAL)))
+                          HWHIER_MODEL_SLACK_NS, HUGE_VAL))) {
+        for (j = last - k; k == ours && j < last; j++) {
+            size_t i = j - (last - k);
+            /* The model's interval, where the model alone read it. */
+            double lo = h->lat[j].why == HWHIER_ALONE ? h->lat[j].v[2]
+                                                      : h->ns[j];
+            if ((h->lat[j].why == HWHIER_WRITTEN
+                 || h->lat[j].why == HWHIER_ALONE)
+                && h->ns[j] > 0.0 && lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
+                h->lat[j] = verdict(HWHIER_REUSE_NS, lo, h->ns[j],
+                                    f->ns_lo[i], f->ns_hi[i]);
+        }
         return;
+    }
     if (!f->known) {
         /* Undecided about a level past the curve's last cache. */
         if (k == ours && f->next_ns[0] > 0.0
