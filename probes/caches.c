@@ -565,7 +565,10 @@ static void reuse_check(const struct bench *b, const struct hwhier_curves *c,
                 b->reuse[2][i], tlb);
         rc.n++;
     }
-    if (rc.n > 0 && rc.x[rc.n - 1] <= h->size[h->levels - 2] / 2.0) {
+    /* A chain inside the last cache spans an octave, one for the count
+     * two or more (reuse_range): told apart by its own footprints, as a
+     * replay must, not by a size the final analysis may move. */
+    if (rc.n > 0 && rc.x[rc.n - 1] < 2.5 * rc.x[0]) {
         reuse_inside(&rc, h, c);
         return;
     }
