@@ -1554,6 +1554,14 @@ static void reuse_check(struct hwhier_hierarchy *h,
             if (h->alone[j] == 1 && h->size[j] >= from)
                 h->size_v[j] = h->lat[j] = verdict(
                     HWHIER_REUSE_FEWER, from / 1024.0, (double)k, 0.0, 0.0);
+        /* The level past its last it read as memory: a mix of that level
+         * and memory, never faster than the level, so a curve's latency
+         * a latency's tolerance slower than it is not the level's. */
+        j = last - ours + k;
+        if (h->lat[j].why == HWHIER_WRITTEN && h->ns[j] > 0.0
+            && h->ns[j] > HWHIER_MODEL_SLACK_NS * f->ns_hi[k])
+            h->lat[j] = verdict(HWHIER_REUSE_NS, h->ns[j], h->ns[j],
+                                f->ns_lo[k], f->ns_hi[k]);
     }
 }
 
