@@ -427,23 +427,29 @@ static void far(struct bench *b, size_t n)
  * seconds past this (a server's L3), where a guest's share and a client's
  * L3 lie below; past it the count is the round-robin curve's alone. */
 #define REUSE_MAX_BYTES ((double)(32u << 20))
+/* It is the second method the levels' latencies are written by, a few
+ * hundredths of a second a footprint: a sweep that spent the budget
+ * still times it, within this share of the budget more. */
+#define REUSE_GRACE 0.25
 
 /* Where the round-robin curve's last cache (and the one before, when
  * within two octaves of it) could hide a level before memory: from half
  * its size to the curve's end, or REUSE_MAX_BYTES.  0 when that is less
- * than two octaves. */
+ * than two octaves.  A curve that ends before memory (still rising, or
+ * on a rise past a cache) has no count to check, but its last cache's
+ * latency still needs a second method: inside it, as below. */
 static int reuse_range(const struct hwhier_hierarchy *h, const double *x,
                        size_t n, double *lo, double *hi)
 {
     size_t last;
-    if (!h->memory || h->levels < 2 || n == 0)
+    if (h->levels < 2 || n == 0 || (!h->memory && h->levels < 3))
         return 0;
     last = h->levels - 2;
     *lo = h->size[last] / 2.0;
     if (last > 0 && 4.0 * h->size[last - 1] > *lo)
         *lo = h->size[last - 1] / 2.0;
     *hi = x[n - 1] < REUSE_MAX_BYTES ? x[n - 1] : REUSE_MAX_BYTES;
-    if (*lo > 0.0 && *hi > 4.0 * *lo)
+    if (h->memory && *lo > 0.0 && *hi > 4.0 * *lo)
         return 1;
     /* Else inside the last cache, a quarter to half its size, where it
      * serves the loads the levels below do not: its own latency, the
@@ -463,6 +469,7 @@ static void reuse(struct bench *b, double lo, double hi)
     uint64_t seed = 0x2E05E;
     size_t i, r, *next, warm = (size_t)(4.0 * lo / (double)b->line);
     struct hwchain_walk w;
+    double grace = REUSE_GRACE * (hwp_elapsed() + hwp_budget_left());
     /* A line shorter than REUSE_SLOTS pointers holds as many as fit. */
     size_t slots = b->line / sizeof(void *) < REUSE_SLOTS
                        ? b->line / sizeof(void *) : REUSE_SLOTS;
@@ -473,7 +480,7 @@ static void reuse(struct bench *b, double lo, double hi)
         size_t lines = (size_t)(b->x[i] / (double)b->line), touch;
         if (b->x[i] < lo || b->x[i] > hi)
             continue;
-        if (hwp_budget_left() < 0.0)
+        if (hwp_budget_left() < -grace)
             break;
         touch = 2 * lines < warm ? 2 * lines : warm;
         w.p = hwchain_reuse_cycle(b->buf, lines, b->line, slots,
@@ -1082,13 +1089,15 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     }
     /* Timed again, the curve may no longer settle where it stopped. */
     n = settle(b, c, h, readings, n);
-    if (h->memory) {
+    {
         double lo, hi;
         /* The reuse chain first: it is cheap, and the second method the
          * levels' latencies are held to; a budget spent on the far points
          * left them one. */
         if (reuse_range(h, b->x, n, &lo, &hi))
             reuse(b, lo, hi);
+    }
+    if (h->memory) {
         far(b, n);
         corrected(b, readings, n, c);
     }
