@@ -884,21 +884,28 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
                           short_level = because(HWHIER_ONE_POINT,
                                                 (double)h->known, 0),
                           unknown, count, fewer;
-    double rate[HWHIER_MAX_LEVELS] = { 0 }, ref;
+    double rate[HWHIER_MAX_LEVELS] = { 0 }, seen[HWHIER_MAX_LEVELS], ref;
     size_t caches = h->levels - 1, j, n = 0;
     for (j = 0; j < h->levels; j++) {
-        rate[j] = rate_at(b, c, h, j, mhz, l1_cycles);
+        rate[j] = seen[j] = rate_at(b, c, h, j, mhz, l1_cycles);
         clock[j] = written;
-        if (fabs(rate[j] - rate[0]) > 0.05 * rate[0])
+        if (fabs(seen[j] - seen[0]) > 0.05 * seen[0])
             hwp_log("the clock moved in the sweep: %.0f MHz at the L1, %.0f "
-                    "where level %zu was read", rate[0], rate[j], j + 1);
+                    "where level %zu was read", seen[0], seen[j], j + 1);
         /* The clock held to the L1's cycles and the clock probe's are two
          * readings of one clock: where they differ by more than the 10%
          * a latency is held to, which counts cycles is not known (the
          * l1d probe's indexed load may take a cycle more than the
-         * chain's, or the host's clock moved). */
-        if (mhz > 0.0 && fabs(rate[j] - mhz) > HWHIER_CLOCKS_AGREE * mhz)
-            clock[j] = because(HWHIER_CLOCKS, rate[j], mhz);
+         * chain's, or the host's clock moved).  Up to two tolerances
+         * apart, their geometric middle counts within 10% of either: a
+         * value right for both, as memory's middle (stage 9). */
+        if (mhz > 0.0 && fabs(rate[j] - mhz) > HWHIER_CLOCKS_AGREE * mhz) {
+            if (fmax(rate[j], mhz) <= HWHIER_MIDDLE_WIDE * fmin(rate[j], mhz)) {
+                clock[j] = because(HWHIER_CLOCKS_MIDDLE, rate[j], mhz);
+                rate[j] = sqrt(rate[j] * mhz);
+            } else
+                clock[j] = because(HWHIER_CLOCKS, rate[j], mhz);
+        }
         /* A core that ran that much slower where the L2 was read than
          * the clock probe or the L1 read takes the L2's size too: a
          * program on its other hardware thread takes a share of the
@@ -909,10 +916,10 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
          * its own check (the conflict test's capacity, stage 11), and a
          * level past them any other core's program shares as well: its
          * share is the value. */
-        ref = fmax(rate[0], mhz);
+        ref = fmax(seen[0], mhz);
         slow[j] = j == 1 && j + 1 < h->levels
-                          && rate[j] < (1.0 - HWHIER_CLOCKS_AGREE) * ref
-                      ? because(HWHIER_SLOW_CORE, rate[j], ref)
+                          && seen[j] < (1.0 - HWHIER_CLOCKS_AGREE) * ref
+                      ? because(HWHIER_SLOW_CORE, seen[j], ref)
                       : written;
     }
     /* Levels past the first not known: their own reason, else stage 5's
@@ -960,6 +967,8 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
                                             : because(HWHIER_NS_FALL, 0, 0);
             v[4] = mhz > 0.0 ? written : because(HWHIER_NO_MHZ, 0, 0);
             lat = first(h->lat[j], 5, v);
+            if (lat.why == HWHIER_WRITTEN)
+                lat = clock[j];
         }
         answer(&out[n], size_key[j], BYTES, h->size[j], 0.0, size);
         if (!HWHIER_HELD(size) && !h->alone[j]) {
@@ -990,7 +999,8 @@ static size_t decide(const struct bench *b, const struct hwhier_curves *c,
     v[1] = clock[caches];
     v[2] = mhz > 0.0 ? written : because(HWHIER_NO_MHZ, 0, 0);
     answer(&out[n], "mem_latency_cycles", CYCLES, h->ns[caches],
-           rate[caches], first(out[n + 1].verdict, 3, v));
+           rate[caches], first(out[n + 1].verdict.why == HWHIER_WRITTEN
+                               ? clock[caches] : out[n + 1].verdict, 3, v));
     return n + 2;
 }
 

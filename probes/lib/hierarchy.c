@@ -103,6 +103,12 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "curve's two line orders (%.1f-%.1f ns): the order it "
                  "kept, the slower, was slowed", f[0], f[1], f[2], f[3]);
         break;
+    case HWHIER_CLOCKS_MIDDLE:
+        snprintf(buf, len, "in cycles at %.0f MHz, the middle of the clock "
+                 "held to the L1's cycles (%.0f) and the clock probe's "
+                 "(%.0f): within %.0f%% of the count at either", sqrt(f[0]
+                 * f[1]), f[0], f[1], 100.0 * HWHIER_CLOCKS_AGREE);
+        break;
     case HWHIER_REUSE_LEVELS:
         snprintf(buf, len, "the levels the curve shows, and past them one "
                  "the reuse chain alone reads");

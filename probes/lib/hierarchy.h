@@ -102,6 +102,8 @@ enum hwhier_why {
     HWHIER_REUSE_BOUND,     /* a latency, the reuse chain's, inside the
                                curve's two orders: ns lo, hi; the
                                orders' v2, v3 */
+    HWHIER_CLOCKS_MIDDLE,   /* cycles at the middle of two clocks: MHz
+                               v0, v1 */
     /* Withheld by the stages. */
     HWHIER_OPEN,            /* the chain ended on a rise past a cache */
     HWHIER_ONE_POINT,       /* a level of one footprint past level v0 */
@@ -173,7 +175,7 @@ struct hwhier_verdict {
 };
 
 /* Withheld: a reason, not a source. */
-#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_REUSE_BOUND)
+#define HWHIER_HELD(verdict) ((verdict).why > HWHIER_CLOCKS_MIDDLE)
 
 /* The text of a verdict, into buf (len bytes); returns buf. */
 const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
