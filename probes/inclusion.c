@@ -6,8 +6,9 @@
  * verdict and its controls are lib/backinval.h's.
  *
  * Inputs: l1d_line_bytes, l2_effective_bytes, l3_effective_bytes,
- * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, 0
- * not) and l3_inclusive (0: not inclusive), each only when clear. */
+ * llc_effective_bytes.  Output: l2_inclusive (1 inclusive of the L1, only
+ * with no level past it; 0 not) and l3_inclusive (0: not inclusive), each
+ * only when clear. */
 #include "lib/chain.h"
 #include "lib/hwprobe.h"
 #include "lib/backinval.h"
@@ -265,7 +266,17 @@ int main(int argc, char **argv)
     hwp_dump_comment("burst_span_bytes lost_fraction (one line per round)");
 
     v2 = judge("L2", &span2, 0);
-    if (v2 >= 0)
+    /* The burst passes through the level past the L2 too, and a snoop
+     * filter there (an inclusive directory of the private caches beside
+     * a non-inclusive L3) takes A out of the L1 as an inclusive L2
+     * would: the lost fraction reads from 0.2 to past 1 beside such a
+     * filter and 0.6-1.1 under inclusive L2s, so 1 stands only with no
+     * level past it.  A kept through the burst is 0 either way. */
+    if (v2 == 1 && (l3 > 0.0 || llc > l2))
+        hwp_absent("l2_inclusive", "cannot tell: the L1 lost its lines, as "
+                   "under an inclusive L2 or beside a snoop filter of the "
+                   "level past it");
+    else if (v2 >= 0)
         hwp_emit_int("l2_inclusive", v2);
     else
         hwp_absent("l2_inclusive", "cannot tell: the readings disagree or "

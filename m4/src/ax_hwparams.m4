@@ -200,7 +200,7 @@ dnl an inclusive L3 from a non-inclusive one whose snoop filter
 dnl back-invalidates (Intel's server cores): so HW_L3_INCLUSIVE is 0 or
 dnl undefined, never 1.
 _HW_VALUE([HW_L2_INCLUSIVE], [inclusion], [int], [0], [1], [none], [0 or 1],
-  [caches], [1 when the L2 is inclusive of the L1, 0 when not (non-inclusive or exclusive, not told apart)])dnl
+  [caches], [1 when the L2 is inclusive of the L1 (told only where no level lies past it, whose snoop filter looks the same), 0 when not (non-inclusive or exclusive, not told apart)])dnl
 _HW_VALUE([HW_L3_INCLUSIVE], [inclusion], [int], [0], [1], [none], [0 or 1],
   [caches], [0 when the L3 is not inclusive of the levels above; undefined when it may be (an inclusive L3 and a snoop filter look alike)])dnl
 dnl inclusion: at most 128 MiB; under a second.
