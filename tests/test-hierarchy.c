@@ -732,7 +732,7 @@ static void reasons(void)
     char text[320], settled[16];
     int id, named = 1;
     memset(&v, 0, sizeof v);
-    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_NEAR; id++) {
+    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_NS; id++) {
         v.why = (enum hwhier_why)id;
         hwhier_reason(&v, text, sizeof text);
         named &= strlen(text) > 10 && strcmp(text, "written") != 0;
