@@ -515,6 +515,23 @@ static double reuse_tlb(const struct bench *b, const struct hwhier_curves *c,
     return i < c->n || (c->n > 0 && c->x[c->n - 1] == x) ? cost : -1.0;
 }
 
+/* What the first n cache levels serve of a reuse chain over x bytes:
+ * a / x, a the sum of each one's share of their k bytes times its
+ * latency.  0, or -1 where one has no latency. */
+static int served_below(const struct hwhier_hierarchy *h, size_t n,
+                        double *a, double *k)
+{
+    size_t j;
+    *a = *k = 0.0;
+    for (j = 0; j < n; j++) {
+        if (h->ns[j] <= 0.0)
+            return -1;
+        *a += (h->size[j] - *k) * h->ns[j];
+        *k = h->size[j];
+    }
+    return 0;
+}
+
 /* The reuse chain timed inside the last cache (reuse_range): at each
  * footprint x the levels below serve their sizes' share, the rest is the
  * level's own, (y x - a) / (x - k); its median over the footprints and
@@ -523,14 +540,10 @@ static void reuse_inside(const struct hwreuse_curve *rc,
                          struct hwhier_hierarchy *h,
                          const struct hwhier_curves *c)
 {
-    double own[HWREUSE_MAX_POINTS], a = 0.0, k = 0.0, lo, hi, mid;
-    size_t i, j, n = 0, last = h->levels - 2;
-    for (j = 0; j < last; j++) {
-        if (h->ns[j] <= 0.0)
-            return;
-        a += (h->size[j] - k) * h->ns[j];
-        k = h->size[j];
-    }
+    double own[HWREUSE_MAX_POINTS], a, k, lo, hi, mid;
+    size_t i, n = 0, last = h->levels - 2;
+    if (served_below(h, last, &a, &k) != 0)
+        return;
     for (i = 0; i < rc->n; i++)
         if (rc->m[i] > 0 && rc->x[i] > k)
             own[n++] = (hwcurve_median(rc->y[i], rc->m[i]) * rc->x[i] - a)
@@ -555,7 +568,7 @@ static void reuse_check(const struct bench *b, const struct hwhier_curves *c,
 {
     static struct hwreuse_curve rc;
     struct hwreuse_fit f;
-    size_t i, j, r, in = 0, below = 0;
+    size_t i, j, r, in, below = 0;
     if (b->nreuse == 0 || h->levels < 2)
         return;
     memset(&rc, 0, sizeof rc);
@@ -580,17 +593,11 @@ static void reuse_check(const struct bench *b, const struct hwhier_curves *c,
         return;
     }
     /* The levels below its footprints serve a / x of its loads. */
-    for (j = 0; j + 1 < h->levels; j++) {
-        if (rc.n == 0 || h->size[j] >= rc.x[0]) {
-            in++;
-            continue;
-        }
-        if (h->ns[j] <= 0.0)
-            return;
-        rc.a0 += (h->size[j] - rc.k0) * h->ns[j];
-        rc.k0 = h->size[j];
+    while (rc.n > 0 && below + 1 < h->levels && h->size[below] < rc.x[0])
         below++;
-    }
+    in = h->levels - 1 - below;
+    if (served_below(h, below, &rc.a0, &rc.k0) != 0)
+        return;
     if (hwreuse_fit(&rc, &f) != 0) {
         hwp_log("reuse chain: no fit");
         return;

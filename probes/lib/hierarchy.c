@@ -1407,6 +1407,20 @@ static struct hwhier_verdict reuse_bound(struct hwhier_hierarchy *h,
     return verdict(HWHIER_REUSE_BOUND, f->ns_lo[i], f->ns_hi[i], fast, hi);
 }
 
+/* The reuse chain's error is one-sided (a thin slice only reads slow):
+ * level j's latency as the curve read it (the low end of the model's
+ * interval, where the model alone read it) more than a latency's
+ * tolerance slower than the chain's lo-hi is not the level's. */
+static void slower_than_reuse(struct hwhier_hierarchy *h, size_t j, double lo,
+                             double hi)
+{
+    double ns = h->lat[j].why == HWHIER_ALONE ? h->lat[j].v[2] : h->ns[j];
+    if ((h->lat[j].why != HWHIER_WRITTEN && h->lat[j].why != HWHIER_ALONE)
+        || h->ns[j] <= 0.0 || ns <= HWHIER_MODEL_SLACK_NS * hi)
+        return;
+    h->lat[j] = verdict(HWHIER_REUSE_NS, ns, h->ns[j], lo, hi);
+}
+
 /* Level j's latency held to the reuse chain's level i (reuse_check). */
 static void reuse_latency(struct hwhier_hierarchy *h,
                           const struct hwreuse_fit *f, size_t i, size_t j,
@@ -1486,17 +1500,9 @@ static void reuse_check(struct hwhier_hierarchy *h,
         || ((h->memory || h->mem.why == HWHIER_MODEL_NS) && h->ns[last] > 0.0
             && !borne_out(h->ns[last], f->ns_lo[k], f->ns_hi[k],
                           HWHIER_MODEL_SLACK_NS, HUGE_VAL))) {
-        for (j = last - k; k == ours && j < last; j++) {
-            size_t i = j - (last - k);
-            /* The model's interval, where the model alone read it. */
-            double lo = h->lat[j].why == HWHIER_ALONE ? h->lat[j].v[2]
-                                                      : h->ns[j];
-            if ((h->lat[j].why == HWHIER_WRITTEN
-                 || h->lat[j].why == HWHIER_ALONE)
-                && h->ns[j] > 0.0 && lo > HWHIER_MODEL_SLACK_NS * f->ns_hi[i])
-                h->lat[j] = verdict(HWHIER_REUSE_NS, lo, h->ns[j],
-                                    f->ns_lo[i], f->ns_hi[i]);
-        }
+        for (j = last - k; k == ours && j < last; j++)
+            slower_than_reuse(h, j, f->ns_lo[j - (last - k)],
+                              f->ns_hi[j - (last - k)]);
         return;
     }
     if (!f->known) {
@@ -1563,11 +1569,7 @@ static void reuse_check(struct hwhier_hierarchy *h,
         /* The level past its last it read as memory: a mix of that level
          * and memory, never faster than the level, so a curve's latency
          * a latency's tolerance slower than it is not the level's. */
-        j = last - ours + k;
-        if (h->lat[j].why == HWHIER_WRITTEN && h->ns[j] > 0.0
-            && h->ns[j] > HWHIER_MODEL_SLACK_NS * f->ns_hi[k])
-            h->lat[j] = verdict(HWHIER_REUSE_NS, h->ns[j], h->ns[j],
-                                f->ns_lo[k], f->ns_hi[k]);
+        slower_than_reuse(h, last - ours + k, f->ns_lo[k], f->ns_hi[k]);
     }
 }
 
