@@ -339,6 +339,8 @@ int main(int argc, char **argv)
      * is the L2's. */
     if (l2 || !l3)
         emit("l2_line_bytes", below, why);
+    else
+        hwp_absent("l2_line_bytes", "no L2 size from the caches probe");
     if (l3)
         emit("l3_line_bytes", below, why);
     else
