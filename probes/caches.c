@@ -314,6 +314,37 @@ static size_t refine(struct bench *b, const struct hwhier_hierarchy *h,
     return count;
 }
 
+/* A chase is only ever slowed by what shares the machine, and a cost
+ * does not fall as the footprint grows while the machine stays as it
+ * was: a point a level's wobble slower than a later one (stage 10's
+ * fall) was slowed while it was timed, or timed before a cache changed
+ * what it keeps.  Each such point is timed again under its placement,
+ * keeping the minimum; a fall that stands is stage 10's.  Returns the
+ * points timed. */
+static size_t retime_falls(struct bench *b, const struct hwhier_curves *c,
+                           size_t readings, size_t n)
+{
+    size_t r, i, at, count = 0;
+    for (r = 0; r < readings && hwp_budget_left() > 0.0; r++) {
+        double later = 0.0;
+        int slow[MAX_POINTS] = { 0 };
+        if (hwlevel_fall(c->y[r], n, &at) < HWLEVEL_WOBBLE)
+            continue;
+        for (i = n; i-- > 0;) {
+            slow[i] = later > 0.0 && c->y[r][i] > HWLEVEL_WOBBLE * later;
+            if (c->y[r][i] > 0.0 && (later == 0.0 || c->y[r][i] < later))
+                later = c->y[r][i];
+        }
+        for (i = 0; i < n && hwp_budget_left() > 0.0; i++)
+            if (slow[i] && (r == 0 || b->raw[r][i] > 0.0)) {
+                time_placement(b, i, r);
+                time_l1(b, i);
+                count++;
+            }
+    }
+    return count;
+}
+
 /* A level whose edge lies in the octave past the placed footprints (a
  * guest's share of an L3, a 12 MiB L2) has one reading there to vote on,
  * and no second one to tell it from a share that moved: that octave is
@@ -1074,6 +1105,10 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     while (placed < n && b->x[placed] <= (double)HWHIER_PLACED_BYTES)
         placed++;
     corrected(b, readings, n, c);
+    if (retime_falls(b, c, readings, n) > 0) {
+        hwp_log("%.2f s: points before a fall timed again", hwp_elapsed());
+        corrected(b, readings, n, c);
+    }
     hwhier_analyse(c, h);
     n = settle(b, c, h, readings, n);
     if (refine(b, h, placed) > 0) {
