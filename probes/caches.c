@@ -447,6 +447,31 @@ static void far(struct bench *b, size_t n)
     }
 }
 
+/* Memory timed two octaves on (far) more than HWHIER_SETTLED slower than
+ * where the round stopped says the curve had not settled on memory: a
+ * level read slow (a share of a cache, slowed while timed) looked like
+ * memory's plateau.  Rather than leave that level seen but not resolved
+ * (stage 9), the sweep goes on, one reading, until it settles again, and
+ * the far points are timed past its new end.
+ * Returns the curve's footprints. */
+static size_t sweep_on(struct bench *b, struct hwhier_curves *c,
+                       size_t readings, size_t n)
+{
+    size_t m;
+    if (b->nfar == 0 || c->nfar == 0 || hwp_budget_left() <= 0.0
+        || c->far_ns[0] <= HWHIER_SETTLED * c->y[0][n - 1])
+        return n;
+    hwp_log("%.2f s: memory further on %.2f ns, where the round stopped "
+            "%.2f: the sweep goes on", hwp_elapsed(), c->far_ns[0],
+            c->y[0][n - 1]);
+    m = sweep(b, 0, n, b->n, 1, c);
+    b->nfar = 0;
+    b->again = b->pages = 0.0;
+    far(b, m);
+    corrected(b, readings, m, c);
+    return m;
+}
+
 /* ---- the reuse chain ------------------------------------------------- */
 
 /* Each line of the reuse chain comes this many times a cycle, so that a
@@ -1152,6 +1177,7 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     if (h->memory) {
         far(b, n);
         corrected(b, readings, n, c);
+        (void)sweep_on(b, c, readings, n);
     }
     return readings;
 }
