@@ -451,8 +451,8 @@ static void far(struct bench *b, size_t n)
  * where the round stopped says the curve had not settled on memory: a
  * level read slow (a share of a cache, slowed while timed) looked like
  * memory's plateau.  Rather than leave that level seen but not resolved
- * (stage 9), the sweep goes on, one reading, until it settles again, and
- * the far points are timed past its new end.
+ * (stage 9), the sweep goes on as the first round went, until it
+ * settles again, and the far points are timed past its new end.
  * Returns the curve's footprints. */
 static size_t sweep_on(struct bench *b, struct hwhier_curves *c,
                        size_t readings, size_t n)
