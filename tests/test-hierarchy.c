@@ -732,7 +732,7 @@ static void reasons(void)
     char text[320], settled[16];
     int id, named = 1;
     memset(&v, 0, sizeof v);
-    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_NS; id++) {
+    for (id = HWHIER_ALONE; id <= HWHIER_REUSE_SIZE; id++) {
         v.why = (enum hwhier_why)id;
         hwhier_reason(&v, text, sizeof text);
         named &= strlen(text) > 10 && strcmp(text, "written") != 0;
@@ -898,6 +898,48 @@ static void reuse_checks(void)
     hwhier_reuse_check(&h, &f, 2, 524288, &c);
     check(l3_withheld(&h, HWHIER_REUSE_FEWER),
           "reuse: fewer levels withhold the model's own level past the L2");
+    /* So does a fit undecided about a level past its L2: one method has
+     * the level, the other cannot tell (the M1 twin's SLC behind its L2,
+     * read as a level at 35 ns once the random order was timed again). */
+    {
+        struct hwreuse_fit unsure = f;
+        unsure.known = 0;
+        unsure.gain_next = 10.7;
+        h = alone_l3(&base, 18874368, 35);
+        hwhier_reuse_check(&h, &unsure, 2, 524288, &c);
+        check(l3_withheld(&h, HWHIER_REUSE_UNSURE),
+              "reuse: undecided past its L2, it withholds the model's own "
+              "level there");
+    }
+    /* Where it reads a level more, past the model's own, the levels
+     * before are the curve's: the model's L3 edge must meet the reuse
+     * chain's (a Granite guest's soft L2 into its L3 share, fitted as a
+     * level at 4.4-5.0 MiB and 22 ns, where the reuse chain read 5.4-7.7
+     * MiB at 39 ns and a level past before memory). */
+    {
+        struct hwreuse_fit three = f;
+        const double l3[3] = { 6900000, 5680000, 8030000 },
+                     l3ns[3] = { 39, 37, 41 },
+                     l4[3] = { 21700000, 17500000, 29500000 },
+                     l4ns[3] = { 88, 78, 97 };
+        const double from[2] = { 4400, 5800 }, to[2] = { 5010, 6300 };
+        three.levels = 3;
+        reuse_level(&three, 1, l3, l3ns);
+        reuse_level(&three, 2, l4, l4ns);
+        three.ns[3] = three.ns_lo[3] = three.ns_hi[3] = 194;
+        for (i = 0; i < 2; i++) {
+            h = alone_l3(&base, 1024.0 * (from[i] + to[i]) / 2, 35);
+            h.ns[3] = 194;
+            h.size_v[2] = h.lat[2] = (struct hwhier_verdict){
+                HWHIER_ALONE, { from[i], to[i], 33, 37 } };
+            hwhier_reuse_check(&h, &three, 2, 524288, &c);
+            checkf(h.size_v[2].why
+                       == (i ? HWHIER_ALONE : HWHIER_REUSE_SIZE),
+                   "reuse: the model alone's L3 edge at %.0f-%.0f KiB, the "
+                   "reuse chain's 5547-7842 KiB: %s", from[i], to[i],
+                   i ? "stands" : "withheld");
+        }
+    }
     /* An L3 the model of the curve alone read, the same count: its
      * latency stands where the reuse chain's is up to a level step
      * slower (its bias on a thin slice), and is withheld a level step

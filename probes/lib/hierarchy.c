@@ -361,6 +361,11 @@ const char *hwhier_reason(const struct hwhier_verdict *v, char *buf,
                  "ns): a cache, or memory's own rise, not told apart: the "
                  "count is not known", f[0], f[1], f[2], f[3]);
         break;
+    case HWHIER_REUSE_SIZE:
+        snprintf(buf, len, "the model of the curve alone reads its edge "
+                 "at %.0f-%.0f KiB, the reuse chain at %.0f-%.0f KiB: two "
+                 "methods apart", f[0], f[1], f[2], f[3]);
+        break;
     case HWHIER_REUSE_NS:
         snprintf(buf, len, "the curve reads it at %.1f-%.1f ns, the "
                  "reuse chain at %.1f-%.1f ns, which reads a level up "
@@ -1505,12 +1510,40 @@ static void reuse_check(struct hwhier_hierarchy *h,
                               f->ns_hi[j - (last - k)]);
         return;
     }
+    /* Where it reads a level past the curve's last cache, its levels
+     * before that are the curve's last k - 1 (past_last), each latency a
+     * second method's as where the counts agree (below), and each level
+     * the model of the curve alone read one whose size's interval meets
+     * the reuse chain's: with nothing else to bear it out, a level two
+     * methods put apart is neither's. */
+    if (f->known && k == ours + 1 && past_last(h, k - 1, f->size, f->ns_lo))
+        for (j = 0; j + 1 < k; j++) {
+            size_t at = last - (k - 1) + j;
+            reuse_latency(h, f, j, at, c);
+            if (h->alone[at] == 1 && h->size_v[at].why == HWHIER_ALONE
+                && (f->size_lo[j] > 1024.0 * h->size_v[at].v[1]
+                    || f->size_hi[j] < 1024.0 * h->size_v[at].v[0]))
+                h->size_v[at] = h->lat[at] = verdict(
+                    HWHIER_REUSE_SIZE, h->size_v[at].v[0],
+                    h->size_v[at].v[1], f->size_lo[j] / 1024.0,
+                    f->size_hi[j] / 1024.0);
+        }
     if (!f->known) {
         /* Undecided about a level past the curve's last cache. */
         if (k == ours && f->next_ns[0] > 0.0
             && reads_past(h, k, f->next_size, f->next_ns, f->next_ns))
             count_not_known(h, HWHIER_REUSE_UNSURE, from / 1024.0,
                             f->gain_next);
+        /* Or past its own last level, where the model of the curve alone
+         * read one: one method has it, the other cannot tell. */
+        for (j = 0; k < ours && j < last; j++)
+            if (h->alone[j] == 1 && h->size[j] >= from) {
+                h->size_v[j] = h->lat[j] = verdict(
+                    HWHIER_REUSE_UNSURE, from / 1024.0, f->gain_next, 0.0,
+                    0.0);
+                count_not_known(h, HWHIER_REUSE_UNSURE, from / 1024.0,
+                                f->gain_next);
+            }
     } else if (k == ours) {
         size_t i;
         if (h->count.why == HWHIER_MODEL_SOFT)

@@ -165,8 +165,10 @@ enum hwhier_why {
     HWHIER_REUSE_UNSEEN,    /* a level past to v0 KiB, serving v1% */
     HWHIER_REUSE_NEAR,      /* a level past to v0 KiB, v1-v2 ns; memory
                              * from v3 ns */
-    HWHIER_REUSE_NS         /* the curve's v0-v1 ns, the reuse chain's
+    HWHIER_REUSE_NS,        /* the curve's v0-v1 ns, the reuse chain's
                                v2-v3 */
+    HWHIER_REUSE_SIZE       /* the model alone's v0-v1 KiB, the reuse
+                               chain's v2-v3 */
 };
 
 struct hwhier_verdict {
