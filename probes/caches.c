@@ -259,7 +259,8 @@ static void corrected(struct bench *b, size_t readings, size_t n,
  * latency (under DRAM's): on Intel guests the first random chain over a
  * footprint past the L2 reads up to twice what the same chain reads the
  * next time and a plain random chase reads, and the curve keeps the
- * slower order.  Where both read DRAM, no cache can be found again. */
+ * slower order.  Where the descending order reads DRAM's cost, there is
+ * no cache to find. */
 static void time_placement(struct bench *b, size_t i, size_t r)
 {
     double t = time_round_robin(b, b->x[i], r, 0, 0);

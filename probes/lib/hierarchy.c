@@ -1511,11 +1511,11 @@ static void reuse_check(struct hwhier_hierarchy *h,
         return;
     }
     /* Where it reads a level past the curve's last cache, its levels
-     * before that are the curve's last k - 1 (past_last), each latency a
-     * second method's as where the counts agree (below), and each level
-     * the model of the curve alone read one whose size's interval meets
-     * the reuse chain's: with nothing else to bear it out, a level two
-     * methods put apart is neither's. */
+     * before that are the curve's last k - 1 (past_last): each latency is
+     * held to a second method's as where the counts agree (below), and a
+     * level the model of the curve alone read stands only where its
+     * edge's interval meets the reuse chain's: with nothing else to bear
+     * it out, a level two methods put apart is neither's. */
     if (f->known && k == ours + 1 && past_last(h, k - 1, f->size, f->ns_lo))
         for (j = 0; j + 1 < k; j++) {
             size_t at = last - (k - 1) + j;
