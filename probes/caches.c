@@ -345,8 +345,8 @@ static size_t retime_falls(struct bench *b, const struct hwhier_curves *c,
             continue;
         for (i = n; i-- > 0;) {
             slow[i] = later > 0.0 && c->y[r][i] > HWLEVEL_WOBBLE * later;
-            if (c->y[r][i] > 0.0 && (later == 0.0 || c->y[r][i] < later))
-                later = c->y[r][i];
+            if (c->y[r][i] > 0.0)
+                keep_min(&later, c->y[r][i]);
         }
         for (i = 0; i < n && hwp_budget_left() > 0.0; i++)
             if (slow[i] && (r == 0 || b->raw[r][i] > 0.0)) {
@@ -464,15 +464,15 @@ static void far(struct bench *b, size_t n)
  * level read slow (a share of a cache, slowed while timed) looked like
  * memory's plateau.  Rather than leave that level seen but not resolved
  * (stage 9), the sweep goes on as the first round went, until it
- * settles again, and the far points are timed past its new end.
- * Returns the curve's footprints. */
-static size_t sweep_on(struct bench *b, struct hwhier_curves *c,
-                       size_t readings, size_t n)
+ * settles again, and the far points are timed past its new end (c
+ * then holds the longer curve). */
+static void sweep_on(struct bench *b, struct hwhier_curves *c,
+                     size_t readings, size_t n)
 {
     size_t m;
     if (b->nfar == 0 || c->nfar == 0 || hwp_budget_left() <= 0.0
         || c->far_ns[0] <= HWHIER_SETTLED * c->y[0][n - 1])
-        return n;
+        return;
     hwp_log("%.2f s: memory further on %.2f ns, where the round stopped "
             "%.2f: the sweep goes on", hwp_elapsed(), c->far_ns[0],
             c->y[0][n - 1]);
@@ -481,7 +481,6 @@ static size_t sweep_on(struct bench *b, struct hwhier_curves *c,
     b->again = b->pages = 0.0;
     far(b, m);
     corrected(b, readings, m, c);
-    return m;
 }
 
 /* ---- the reuse chain ------------------------------------------------- */
@@ -1189,7 +1188,7 @@ static size_t measure(struct bench *b, struct hwhier_curves *c,
     if (h->memory) {
         far(b, n);
         corrected(b, readings, n, c);
-        (void)sweep_on(b, c, readings, n);
+        sweep_on(b, c, readings, n);
     }
     return readings;
 }

@@ -1477,6 +1477,21 @@ static int same_levels(const struct hwhier_hierarchy *h,
     return 1;
 }
 
+/* The levels the model of the curve alone read over the reuse chain's
+ * footprints (from `from` bytes on), which it does not bear out: withheld
+ * for `why` (v: from in KiB, and `v1`), and the count with them. */
+static void alone_not_borne(struct hwhier_hierarchy *h, double from,
+                            enum hwhier_why why, double v1)
+{
+    size_t j;
+    for (j = 0; j + 1 < h->levels; j++)
+        if (h->alone[j] == 1 && h->size[j] >= from) {
+            h->size_v[j] = h->lat[j] = verdict(why, from / 1024.0, v1, 0.0,
+                                               0.0);
+            count_not_known(h, why, from / 1024.0, v1);
+        }
+}
+
 static void reuse_check(struct hwhier_hierarchy *h,
                         const struct hwreuse_fit *f, size_t ours,
                         double from, const struct hwhier_curves *c)
@@ -1487,14 +1502,7 @@ static void reuse_check(struct hwhier_hierarchy *h,
      * (a share that moved while the curve was timed fits as a level
      * more). */
     if (f->misfit > HWHIER_ADEQUATE * HWHIER_ADEQUATE)
-        for (j = 0; j < last; j++)
-            if (h->alone[j] == 1 && h->size[j] >= from) {
-                h->size_v[j] = h->lat[j] = verdict(
-                    HWHIER_REUSE_MISFIT, from / 1024.0, sqrt(f->misfit),
-                    0.0, 0.0);
-                count_not_known(h, HWHIER_REUSE_MISFIT, from / 1024.0,
-                                sqrt(f->misfit));
-            }
+        alone_not_borne(h, from, HWHIER_REUSE_MISFIT, sqrt(f->misfit));
     /* Such a fit, or one whose memory is not the stages' (a chain that
      * falls off a cliff into memory, which K/x of a fixed share cannot
      * make, fitted with memory far past it), says nothing more; but it
@@ -1536,14 +1544,8 @@ static void reuse_check(struct hwhier_hierarchy *h,
                             f->gain_next);
         /* Or past its own last level, where the model of the curve alone
          * read one: one method has it, the other cannot tell. */
-        for (j = 0; k < ours && j < last; j++)
-            if (h->alone[j] == 1 && h->size[j] >= from) {
-                h->size_v[j] = h->lat[j] = verdict(
-                    HWHIER_REUSE_UNSURE, from / 1024.0, f->gain_next, 0.0,
-                    0.0);
-                count_not_known(h, HWHIER_REUSE_UNSURE, from / 1024.0,
-                                f->gain_next);
-            }
+        if (k < ours)
+            alone_not_borne(h, from, HWHIER_REUSE_UNSURE, f->gain_next);
     } else if (k == ours) {
         size_t i;
         if (h->count.why == HWHIER_MODEL_SOFT)
@@ -1595,10 +1597,7 @@ static void reuse_check(struct hwhier_hierarchy *h,
         count_not_known(h, HWHIER_REUSE_FEWER, from / 1024.0, (double)k);
         /* A level the model of the curve alone read where the reuse
          * chain reads none is the one it does not bear out. */
-        for (j = 0; j < last; j++)
-            if (h->alone[j] == 1 && h->size[j] >= from)
-                h->size_v[j] = h->lat[j] = verdict(
-                    HWHIER_REUSE_FEWER, from / 1024.0, (double)k, 0.0, 0.0);
+        alone_not_borne(h, from, HWHIER_REUSE_FEWER, (double)k);
         /* The level past its last it read as memory: a mix of that level
          * and memory, never faster than the level, so a curve's latency
          * a latency's tolerance slower than it is not the level's. */
